@@ -1,0 +1,61 @@
+# voicehost: two commands for a fresh Debian or Raspberry Pi OS machine.
+#   make run   installs what is missing and starts the host on config.yaml
+#   make test  installs the dev dependencies and runs ruff, mypy and pytest
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+CONFIG ?= config.yaml
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils
+
+.PHONY: run test system venv dev lint typecheck pytest phrases bench clean
+
+run: venv phrases
+	$(BIN)/voicehost --config $(CONFIG) play
+
+test: dev lint typecheck pytest
+
+# System packages: only what is missing, so a second run needs no network and no root.
+system: .stamp-system
+.stamp-system:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing system packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	@touch $@
+
+venv: .stamp-venv
+.stamp-venv: .stamp-system pyproject.toml
+	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	@touch $@
+
+dev: .stamp-dev
+.stamp-dev: .stamp-venv requirements-test.txt
+	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q --require-hashes --no-deps -r requirements-test.txt
+	@touch $@
+
+phrases: venv
+	$(BIN)/voicehost --config $(CONFIG) phrases build
+
+lint: dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: dev
+	$(BIN)/mypy voicehost
+
+pytest: dev
+	$(BIN)/pytest -q
+
+bench: dev
+	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+clean:
+	rm -rf $(VENV) .stamp-* build *.egg-info

@@ -1,0 +1,1 @@
+"""Adapters: real devices and engines (espeak-ng, sounddevice, Vosk, evdev, terminal) and fakes."""

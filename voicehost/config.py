@@ -1,0 +1,368 @@
+"""config.yaml -> frozen settings, with errors that name the key, the line and the allowed values.
+
+Each section is a frozen dataclass; a field's docstring-like comment in ``config.yaml`` explains
+it for a person. A field's metadata may hold ``choices`` (allowed strings) or ``range`` (inclusive
+numeric bounds). Unknown keys are errors, so a typo never silently falls back to a default.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from voicehost.errors import ConfigError
+
+DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
+
+
+def _choices(*values: str, default: str) -> Any:
+    return field(default=default, metadata={"choices": values})
+
+
+def _range(low: float, high: float, default: float) -> Any:
+    return field(default=default, metadata={"range": (low, high)})
+
+
+DEFAULT_MAFIA_COUNT = {8: 2, 9: 3, 10: 3, 11: 3, 12: 4, 13: 4}
+
+
+@dataclass(frozen=True)
+class RulesSettings:
+    """The club's rules; every decision of RULES.md is one of these, with RULES.md's default."""
+
+    mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
+    commissar: bool = True
+    doctor: bool = True
+    rotate_first_speaker: bool = False
+    fouls_to_disqualify: int = _range(1, 10, 3)
+    night_foul_disqualifies: bool = True
+    third_vote_tie: str = _choices("all_stay", "all_leave", default="all_stay")
+    doctor_self_heal: bool = True
+    doctor_same_patient_twice: bool = False
+    commissar_may_check_self: bool = False
+    last_words_after_vote: bool = True
+    last_words_after_kill: bool = True
+    killed_commissar_last_words: bool = False
+    disqualified_last_words: bool = False
+    four_players_skip_third_vote: bool = True
+
+
+@dataclass(frozen=True)
+class TimerSettings:
+    """Speech timers (seconds)."""
+
+    discussion_seconds: float = _range(10, 3600, 180)
+    nomination_speech_seconds: float = _range(3, 600, 15)
+    defence_speech_seconds: float = _range(3, 600, 30)
+    last_words_seconds: float = _range(3, 600, 15)
+    warning_seconds: float = _range(0, 60, 5)
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """Night steps last a fixed window (seconds), however quickly the role acts."""
+
+    registration_window_seconds: float = _range(3, 300, 15)
+    mafia_window_seconds: float = _range(3, 300, 20)
+    no_agreed_shot_after_seconds: float = _range(1, 300, 12)
+    commissar_window_seconds: float = _range(3, 300, 15)
+    doctor_window_seconds: float = _range(3, 300, 15)
+    masking: str = _choices("off", "noise", "music", default="off")
+    masking_file: str = ""
+    masking_volume: float = _range(0, 1, 0.15)
+
+
+@dataclass(frozen=True)
+class VoiceSettings:
+    """Speech synthesis and voice packs."""
+
+    engine: str = _choices("espeak", "text", default="espeak")
+    voice: str = "auto"
+    rate: int = _range(60, 400, 150)
+    volume: float = _range(0, 1, 1.0)
+    pack: str = ""
+    cache_dir: str = "cache"
+
+
+@dataclass(frozen=True)
+class AudioSettings:
+    """Sound devices and cue loudness."""
+
+    output_device: str = ""
+    input_device: str = ""
+    sample_rate: int = _range(8000, 48000, 22050)
+    cue_volume: float = _range(0, 1, 0.5)
+    target_loudness_dbfs: float = _range(-40, 0, -18)
+
+
+@dataclass(frozen=True)
+class ListenerSettings:
+    """Hearing «спасибо» / «пас» with Vosk."""
+
+    enabled: bool = True
+    model: str = "auto"
+    models_dir: str = "models"
+    silence_seconds: float = _range(0.1, 3, 0.6)
+    fillers: bool = True
+    sample_rate: int = _range(8000, 48000, 16000)
+
+
+@dataclass(frozen=True)
+class KeypadSettings:
+    """The USB numeric keypad (evdev)."""
+
+    enabled: str = _choices("auto", "on", "off", default="auto")
+    device: str = ""
+    keymap: dict[str, str] = field(
+        default_factory=lambda: {
+            "KEY_KP0": "0",
+            "KEY_KP1": "1",
+            "KEY_KP2": "2",
+            "KEY_KP3": "3",
+            "KEY_KP4": "4",
+            "KEY_KP5": "5",
+            "KEY_KP6": "6",
+            "KEY_KP7": "7",
+            "KEY_KP8": "8",
+            "KEY_KP9": "9",
+            "KEY_KPENTER": "enter",
+            "KEY_BACKSPACE": "correct",
+            "KEY_KPDOT": "correct",
+            "KEY_KPMINUS": "miss",
+            "KEY_KPPLUS": "end_speech",
+            "KEY_KPASTERISK": "foul",
+            "KEY_KPSLASH": "undo",
+        }
+    )
+    entry_timeout_seconds: float = _range(1, 60, 8)
+
+
+@dataclass(frozen=True)
+class PrivateSettings:
+    """How the Commissar gets the answer privately."""
+
+    channel: str = _choices("led", "screen", default="led")
+    led: str = _choices("numlock", "capslock", "scrolllock", default="numlock")
+    led_seconds: float = _range(0.5, 30, 3)
+    led_on_means_mafia: bool = True
+    screen_seconds: float = _range(0.5, 30, 3)
+
+
+@dataclass(frozen=True)
+class StorageSettings:
+    """Where journals and protocols are written."""
+
+    journal_dir: str = "journals"
+    protocol_dir: str = "protocols"
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything config.yaml holds."""
+
+    language: str = _choices("ru", "en", default="ru")
+    players: int = _range(8, 13, 10)
+    rules: RulesSettings = field(default_factory=RulesSettings)
+    timers: TimerSettings = field(default_factory=TimerSettings)
+    night: NightSettings = field(default_factory=NightSettings)
+    voice: VoiceSettings = field(default_factory=VoiceSettings)
+    audio: AudioSettings = field(default_factory=AudioSettings)
+    listener: ListenerSettings = field(default_factory=ListenerSettings)
+    keypad: KeypadSettings = field(default_factory=KeypadSettings)
+    private: PrivateSettings = field(default_factory=PrivateSettings)
+    storage: StorageSettings = field(default_factory=StorageSettings)
+    base_dir: str = field(default=".", metadata={"internal": True})
+
+    def path(self, relative: str) -> Path:
+        """A path from the config, relative to the config file's folder."""
+        candidate = Path(relative).expanduser()
+        return candidate if candidate.is_absolute() else Path(self.base_dir) / candidate
+
+    @property
+    def mafia_count(self) -> int:
+        return self.rules.mafia_count[self.players]
+
+
+def load(path: str | Path | None = None) -> Settings:
+    """Read config.yaml (or defaults when ``path`` is None and no default file exists)."""
+    config_path = Path(path) if path is not None else DEFAULT_CONFIG
+    if path is None and not config_path.exists():
+        return Settings(base_dir=str(DEFAULT_CONFIG.parent))
+    try:
+        text = config_path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
+    return loads(text, base_dir=config_path.resolve().parent)
+
+
+def loads(text: str, base_dir: str | Path = ".") -> Settings:
+    """Parse config text; every problem raises ConfigError naming key and line."""
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise ConfigError("(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+    if node is None:
+        return Settings(base_dir=str(base_dir))
+    settings = _build(Settings, node, "")
+    settings = dataclasses.replace(settings, base_dir=str(base_dir))
+    _check_cross_fields(settings, node)
+    return settings
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
+    if not isinstance(node, yaml.MappingNode):
+        raise ConfigError(prefix or "(top)", _line(node), "must be a mapping of key: value")
+    hints = typing.get_type_hints(cls)
+    known = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
+    values: dict[str, Any] = {}
+    for key_node, value_node in node.value:
+        key = str(key_node.value)
+        dotted = f"{prefix}{key}"
+        if key not in known:
+            allowed = ", ".join(sorted(known))
+            raise ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
+        value = _convert(known[key], hints[key], value_node, dotted)
+        if isinstance(value, dict) and known[key].default_factory is not dataclasses.MISSING:
+            # A mapping in the file overrides single entries of the default mapping.
+            value = {**known[key].default_factory(), **value}
+        values[key] = value
+    return cls(**values)
+
+
+def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str) -> Any:
+    if dataclasses.is_dataclass(hint):
+        return _build(hint, node, key + ".")
+    origin = typing.get_origin(hint)
+    if origin is dict:
+        return _convert_dict(hint, node, key)
+    if not isinstance(node, yaml.ScalarNode):
+        raise ConfigError(key, _line(node), f"must be a single value, not a {node.id}")
+    raw = yaml.safe_load(node.value) if node.tag != "tag:yaml.org,2002:str" else node.value
+    if node.style in ("'", '"'):
+        raw = node.value
+    value = _scalar(hint, raw, key, _line(node))
+    _check_metadata(spec.metadata, value, key, _line(node))
+    return value
+
+
+def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
+    if hint is bool:
+        if isinstance(raw, bool):
+            return raw
+        raise ConfigError(key, line, f"must be true or false, not {raw!r}")
+    if hint is int:
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            return raw
+        raise ConfigError(key, line, f"must be a whole number, not {raw!r}")
+    if hint is float:
+        if isinstance(raw, int | float) and not isinstance(raw, bool):
+            return float(raw)
+        raise ConfigError(key, line, f"must be a number, not {raw!r}")
+    if hint is str:
+        return "" if raw is None else str(raw)
+    if isinstance(hint, types.UnionType):  # pragma: no cover - no such fields yet
+        return raw
+    return raw
+
+
+def _check_metadata(metadata: Any, value: Any, key: str, line: int) -> None:
+    choices = metadata.get("choices")
+    if choices and value not in choices:
+        raise ConfigError(key, line, f"{value!r} is not allowed; use one of: {', '.join(choices)}")
+    bounds = metadata.get("range")
+    if bounds and not bounds[0] <= value <= bounds[1]:
+        raise ConfigError(key, line, f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}")
+
+
+def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
+    if not isinstance(node, yaml.MappingNode):
+        raise ConfigError(key, _line(node), "must be a mapping of key: value")
+    key_type, value_type = typing.get_args(hint)
+    result: dict[Any, Any] = {}
+    for key_node, value_node in node.value:
+        item_key = f"{key}.{key_node.value}"
+        if not isinstance(value_node, yaml.ScalarNode):
+            raise ConfigError(item_key, _line(value_node), "must be a single value")
+        parsed_key = _scalar(key_type, yaml.safe_load(key_node.value), item_key, _line(key_node))
+        raw = yaml.safe_load(value_node.value) if value_node.style is None else value_node.value
+        result[parsed_key] = _scalar(value_type, raw, item_key, _line(value_node))
+    return result
+
+
+def _find_line(node: yaml.Node, dotted: str) -> int | None:
+    current: yaml.Node = node
+    for part in dotted.split("."):
+        if not isinstance(current, yaml.MappingNode):
+            return None
+        for key_node, value_node in current.value:
+            if str(key_node.value) == part:
+                current = value_node
+                break
+        else:
+            return None
+    return _line(current)
+
+
+def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
+    counts = settings.rules.mafia_count
+    for players in range(8, 14):
+        if players not in counts:
+            raise ConfigError(
+                "rules.mafia_count",
+                _find_line(root, "rules.mafia_count"),
+                f"has no entry for {players} players; give one for each of 8 to 13",
+            )
+    for players, mafia in counts.items():
+        if not 8 <= players <= 13:
+            raise ConfigError(
+                f"rules.mafia_count.{players}",
+                _find_line(root, f"rules.mafia_count.{players}"),
+                "tables have 8 to 13 players",
+            )
+        if not 1 <= mafia or 2 * mafia >= players:
+            raise ConfigError(
+                f"rules.mafia_count.{players}",
+                _find_line(root, f"rules.mafia_count.{players}"),
+                f"{mafia} mafia at {players} players is not a game; allowed: 1 to "
+                f"{(players - 1) // 2}",
+            )
+    night = settings.night
+    if night.no_agreed_shot_after_seconds >= night.mafia_window_seconds:
+        raise ConfigError(
+            "night.no_agreed_shot_after_seconds",
+            _find_line(root, "night.no_agreed_shot_after_seconds"),
+            f"must be shorter than night.mafia_window_seconds ({night.mafia_window_seconds})",
+        )
+    timers = settings.timers
+    shortest = min(
+        timers.nomination_speech_seconds, timers.defence_speech_seconds, timers.last_words_seconds
+    )
+    if timers.warning_seconds >= shortest:
+        raise ConfigError(
+            "timers.warning_seconds",
+            _find_line(root, "timers.warning_seconds"),
+            f"must be shorter than the shortest speech ({shortest} s); 0 turns the warning off",
+        )
+    for key_name, key_value in settings.keypad.keymap.items():
+        allowed = {
+            "0", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+            "enter", "correct", "miss", "end_speech", "foul", "undo",
+        }  # fmt: skip
+        if key_value not in allowed:
+            raise ConfigError(
+                f"keypad.keymap.{key_name}",
+                _find_line(root, f"keypad.keymap.{key_name}"),
+                f"{key_value!r} is not a key action; use one of: {', '.join(sorted(allowed))}",
+            )

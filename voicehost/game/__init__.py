@@ -1,0 +1,1 @@
+"""The pure rules of the game: state, inputs, effects and step(). No I/O, no clock, no threads."""

@@ -1,0 +1,102 @@
+"""Inputs: everything that can happen to a game. A game is its list of inputs.
+
+Each input is a frozen dataclass with a ``kind`` tag, so that the journal can write it as one
+JSON object and read it back (``to_json`` / ``from_json``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, ClassVar
+
+from voicehost.errors import VoicehostError
+from voicehost.game.model import Seat
+
+
+@dataclass(frozen=True)
+class EnterSeats:
+    """Seats entered for the current question: role registration, nominations, a night choice."""
+
+    seats: tuple[Seat, ...]
+    kind: ClassVar[str] = "seats"
+
+
+@dataclass(frozen=True)
+class Miss:
+    """The mafia's entry for "no shot" (an explicit miss)."""
+
+    kind: ClassVar[str] = "miss"
+
+
+@dataclass(frozen=True)
+class VoteCount:
+    """The number of raised masks in the current vote."""
+
+    count: int
+    kind: ClassVar[str] = "votes"
+
+
+@dataclass(frozen=True)
+class EndSpeech:
+    """The speaker said «спасибо» / «пас», or the host ended the speech from a key."""
+
+    source: str = "key"  # "key" or "voice": recorded in the protocol, never changes the rules
+    kind: ClassVar[str] = "end_speech"
+
+
+@dataclass(frozen=True)
+class TimerWarning:
+    """A running timer reached its warning moment."""
+
+    timer_id: int
+    kind: ClassVar[str] = "timer_warning"
+
+
+@dataclass(frozen=True)
+class TimeUp:
+    """A running timer ran out."""
+
+    timer_id: int
+    kind: ClassVar[str] = "time_up"
+
+
+@dataclass(frozen=True)
+class Foul:
+    """The host records a foul (a warning) against a seat."""
+
+    seat: Seat
+    kind: ClassVar[str] = "foul"
+
+
+Input = EnterSeats | Miss | VoteCount | EndSpeech | TimerWarning | TimeUp | Foul
+
+INPUT_TYPES: dict[str, type[Any]] = {
+    cls.kind: cls for cls in (EnterSeats, Miss, VoteCount, EndSpeech, TimerWarning, TimeUp, Foul)
+}
+
+#: Inputs a person typed; ``undo`` takes back the last of these.
+UNDOABLE = (EnterSeats, Miss, VoteCount, Foul)
+
+
+def to_json(event: Input) -> dict[str, Any]:
+    """The journal's form of an input."""
+    data = asdict(event)
+    if isinstance(event, EnterSeats):
+        data["seats"] = list(event.seats)
+    return {"kind": event.kind, **data}
+
+
+def from_json(data: dict[str, Any]) -> Input:
+    """Read an input back from its journal form."""
+    fields = dict(data)
+    kind = fields.pop("kind", None)
+    cls = INPUT_TYPES.get(str(kind))
+    if cls is None:
+        raise VoicehostError(f"journal: unknown input kind {kind!r}")
+    if cls is EnterSeats:
+        fields["seats"] = tuple(int(s) for s in fields.get("seats", ()))
+    try:
+        event: Input = cls(**fields)
+    except TypeError as exc:
+        raise VoicehostError(f"journal: bad {kind} record {data!r}: {exc}") from exc
+    return event

@@ -1,0 +1,78 @@
+"""Names the game is made of: roles, teams, phases, timers, cues."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+Seat = int
+
+
+class Role(StrEnum):
+    """A card a player draws."""
+
+    CIVILIAN = "civilian"
+    MAFIA = "mafia"
+    COMMISSAR = "commissar"
+    DOCTOR = "doctor"
+
+    @property
+    def team(self) -> Team:
+        return Team.BLACK if self is Role.MAFIA else Team.RED
+
+
+class Team(StrEnum):
+    """Red are the civilians (with the Commissar and the Doctor); black are the mafia."""
+
+    RED = "red"
+    BLACK = "black"
+
+
+class Phase(StrEnum):
+    """Where the game is. Each value is also the screen's name for it."""
+
+    NIGHT0_MAFIA = "night0_mafia"
+    NIGHT0_COMMISSAR = "night0_commissar"
+    NIGHT0_DOCTOR = "night0_doctor"
+    DISCUSSION = "discussion"
+    NOMINATION = "nomination"
+    DEFENCE = "defence"
+    VOTE = "vote"
+    THIRD_VOTE = "third_vote"
+    LAST_WORDS = "last_words"
+    NIGHT_MAFIA = "night_mafia"
+    NIGHT_COMMISSAR = "night_commissar"
+    NIGHT_DOCTOR = "night_doctor"
+    GAME_OVER = "game_over"
+
+    @property
+    def is_night(self) -> bool:
+        return self.value.startswith("night")
+
+
+class TimerKind(StrEnum):
+    """What a running timer measures."""
+
+    DISCUSSION = "discussion"
+    NOMINATION_SPEECH = "nomination_speech"
+    DEFENCE_SPEECH = "defence_speech"
+    LAST_WORDS = "last_words"
+    NIGHT_WINDOW = "night_window"
+
+    @property
+    def is_speech(self) -> bool:
+        """A timed speech of one player: the Listener may end it on a stop word."""
+        return self in (
+            TimerKind.NOMINATION_SPEECH,
+            TimerKind.DEFENCE_SPEECH,
+            TimerKind.LAST_WORDS,
+        )
+
+
+class Cue(StrEnum):
+    """Short non-verbal sounds. KEY_ACK is identical for every key, by design (fair nights)."""
+
+    WARNING = "warning"  # some seconds before a speech ends
+    TIME_UP = "time_up"  # the speech's time is over
+    SPEECH_ENDED = "speech_ended"  # a speech ended early (stop word or key)
+    KEY_ACK = "key_ack"  # any key press on the keypad
+    REJECT = "reject"  # a rejected entry: one neutral "try again"

@@ -1,0 +1,136 @@
+"""Ports: what the host needs from the world. Adapters (real and fake) implement them.
+
+The host never opens a device itself; factories in ``voicehost.wiring`` build the adapters from
+the settings, and tests pass fakes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from voicehost.game.effects import Private
+from voicehost.game.model import Cue
+
+
+class Clock(Protocol):
+    """Time as the host sees it: monotonic seconds. Timers are deadlines on this clock."""
+
+    def now(self) -> float: ...
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One cacheable piece of an announcement: a fixed text, or the words of one number.
+
+    ``key`` names the piece for voice packs and the cache (e.g. ``"day.speech_nomination#0"``,
+    ``"num.m.5"``); ``text`` is what is spoken.
+    """
+
+    key: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Utterance:
+    """A rendered announcement: the phrase key, its full text, and its pieces in order."""
+
+    key: str
+    text: str
+    segments: tuple[Segment, ...]
+
+
+class Speaker(Protocol):
+    """Speaks announcements to the table, one after another, never overlapping."""
+
+    def say(self, utterance: Utterance) -> None:
+        """Queue an announcement; returns at once."""
+        ...
+
+    def busy_until(self) -> float:
+        """Clock time at which everything queued so far will have finished playing."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class CuePlayer(Protocol):
+    """Plays the short cues (warning, time up, speech ended, key acknowledgement, reject)."""
+
+    def play(self, cue: Cue, at: float | None = None) -> None:
+        """Play ``cue`` starting at clock time ``at`` (now when None, or when ``at`` is past)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+StopWordHeard = Callable[[int], None]
+"""Called by a Listener (on its own thread) with the listen token when a speech should end."""
+
+
+class Listener(Protocol):
+    """Hears «спасибо» / «пас» at the end of a timed speech and says so."""
+
+    def start(self, on_stop_word: StopWordHeard) -> None:
+        """Open the microphone; stay deaf until ``listen``."""
+        ...
+
+    def listen(self, token: int) -> None:
+        """Hear stop words from now on; report them with this token (the speech's timer id)."""
+        ...
+
+    def stop_listening(self) -> None:
+        """Be deaf (free discussion, night, between speeches)."""
+        ...
+
+    def deafen_until(self, until: float) -> None:
+        """Echo guard: drop audio captured until clock time ``until`` (the host is speaking),
+        then reset the recogniser."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Key(StrEnum):
+    """Keys of the keypad after the key map; digits are "0".."9"."""
+
+    D0 = "0"
+    D1 = "1"
+    D2 = "2"
+    D3 = "3"
+    D4 = "4"
+    D5 = "5"
+    D6 = "6"
+    D7 = "7"
+    D8 = "8"
+    D9 = "9"
+    ENTER = "enter"
+    CORRECT = "correct"
+    MISS = "miss"
+    END_SPEECH = "end_speech"
+    FOUL = "foul"
+    UNDO = "undo"
+
+
+KeyPressed = Callable[[Key], None]
+"""Called by a Keypad (on its own thread) for each key press."""
+
+
+class Keypad(Protocol):
+    """A numeric keypad that needs no terminal and no window focus."""
+
+    def start(self, on_key: KeyPressed, on_status: Callable[[bool], None]) -> None:
+        """Start reading; ``on_status(False)`` when unplugged, ``on_status(True)`` when back."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class PrivateChannel(Protocol):
+    """Tells one player something the table must neither hear nor see."""
+
+    def show(self, message: Private) -> None: ...
+
+    def close(self) -> None: ...
