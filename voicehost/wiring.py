@@ -9,14 +9,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from voicehost.adapters.text import Screen
     from voicehost.config import Settings
     from voicehost.phrases import PhraseBook
     from voicehost.ports import Clock, CuePlayer, Keypad, Listener, PrivateChannel, Speaker
 
 
-def make_audio(
-    settings: Settings, clock: Clock, book: PhraseBook
-) -> tuple[Speaker, CuePlayer]:
+def make_audio(settings: Settings, clock: Clock, book: PhraseBook) -> tuple[Speaker, CuePlayer]:
     """The table's speaker and cue player (voice out). Falls back to text when there is none."""
     from voicehost.adapters.text import SilentCues, TextSpeaker
 
@@ -33,7 +32,7 @@ def make_keypad(settings: Settings) -> Keypad | None:
     return None
 
 
-def make_private_channel(settings: Settings, screen: object | None) -> PrivateChannel:
+def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateChannel:
     """The Commissar's private channel: keypad LED or a self-clearing screen line."""
     from voicehost.adapters.text import ScreenPrivateChannel
 

@@ -1,0 +1,170 @@
+"""The crash-safe journal: one JSON object per line, flushed and fsync'ed before effects happen.
+
+The first line is a header with the game's rules (so a resumed game keeps the rules it started
+with, whatever config.yaml says now). Every accepted input follows as ``{"input": {...}}``, and
+an undo as ``{"undo": true}``. The file is created with mode 0600: it holds the roles.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from voicehost.config import NightSettings, RulesSettings, Settings, TimerSettings
+from voicehost.errors import VoicehostError
+from voicehost.game.inputs import Input, from_json, to_json
+
+FORMAT = "voicehost-journal/1"
+
+
+class JournalError(VoicehostError):
+    """A journal cannot be read or written; the text names the file and the line."""
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One line after the header: an input, or an undo of the last undoable input."""
+
+    event: Input | None
+    source: str = "keyboard"
+    undo: bool = False
+
+
+def game_settings_record(settings: Settings) -> dict[str, Any]:
+    """The parts of the settings that decide the game, for the journal's header."""
+    rules = dataclasses.asdict(settings.rules)
+    rules["mafia_count"] = {str(k): v for k, v in settings.rules.mafia_count.items()}
+    return {
+        "players": settings.players,
+        "language": settings.language,
+        "rules": rules,
+        "timers": dataclasses.asdict(settings.timers),
+        "night": dataclasses.asdict(settings.night),
+    }
+
+
+def settings_from_record(base: Settings, record: dict[str, Any]) -> Settings:
+    """``base`` with the game-deciding parts replaced by those recorded in a journal header."""
+    rules = dict(record["rules"])
+    rules["mafia_count"] = {int(k): int(v) for k, v in rules["mafia_count"].items()}
+    return dataclasses.replace(
+        base,
+        players=int(record["players"]),
+        language=str(record.get("language", base.language)),
+        rules=RulesSettings(**rules),
+        timers=TimerSettings(**record["timers"]),
+        night=NightSettings(**record["night"]),
+    )
+
+
+class Journal:
+    """Appends entries to a journal file, each flushed to disk before the caller goes on."""
+
+    def __init__(self, path: Path, handle: Any) -> None:
+        self.path = path
+        self._handle = handle
+
+    @classmethod
+    def create(cls, path: Path, settings: Settings) -> Journal:
+        """Start a new journal (owner-only permissions) with the game's header."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError as exc:
+            raise JournalError(f"journal {path} already exists; use `voicehost resume`") from exc
+        except OSError as exc:
+            raise JournalError(f"cannot create journal {path}: {exc.strerror}") from exc
+        journal = cls(path, os.fdopen(descriptor, "a", encoding="utf-8"))
+        header = {
+            "format": FORMAT,
+            "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+            "game": game_settings_record(settings),
+        }
+        journal._write(header)
+        return journal
+
+    @classmethod
+    def reopen(cls, path: Path) -> Journal:
+        """Continue appending to an existing journal (after a resume)."""
+        try:
+            handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        except OSError as exc:
+            raise JournalError(f"cannot open journal {path}: {exc.strerror}") from exc
+        return cls(path, handle)
+
+    def append(self, event: Input, source: str) -> None:
+        self._write({"input": to_json(event), "source": source, "at": round(time.time(), 3)})
+
+    def append_undo(self, source: str) -> None:
+        self._write({"undo": True, "source": source, "at": round(time.time(), 3)})
+
+    def append_note(self, note: dict[str, Any]) -> None:
+        """A line that replay ignores (e.g. 'resumed at')."""
+        self._write({"note": note, "at": round(time.time(), 3)})
+
+    def _write(self, record: dict[str, Any]) -> None:
+        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
+        self._handle.flush()
+        os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        self._handle.close()
+
+
+def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
+    """The header and the entries of a journal. A torn last line (power cut) is ignored."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError as exc:
+        raise JournalError(f"no journal at {path}; `voicehost resume` with no file finds "
+                           "the newest one") from exc  # fmt: skip
+    except OSError as exc:
+        raise JournalError(f"cannot read journal {path}: {exc.strerror}") from exc
+    records = list(_parse(path, lines))
+    if not records or records[0].get("format") != FORMAT:
+        raise JournalError(f"{path} is not a voicehost journal (no header line)")
+    header = records[0]
+    entries: list[JournalEntry] = []
+    for record in records[1:]:
+        if record.get("undo"):
+            entries.append(JournalEntry(None, str(record.get("source", "keyboard")), undo=True))
+        elif "input" in record:
+            entries.append(JournalEntry(from_json(record["input"]), str(record.get("source", ""))))
+    return header, entries
+
+
+def _parse(path: Path, lines: list[str]) -> Iterator[dict[str, Any]]:
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if number == len(lines):
+                return  # the write was cut by a power loss: it never took effect
+            raise JournalError(f"{path} line {number} is damaged: {exc.msg}") from exc
+        if not isinstance(record, dict):
+            raise JournalError(f"{path} line {number} is not a journal record")
+        yield record
+
+
+def newest_unfinished(directory: Path) -> Path | None:
+    """The most recent journal in ``directory`` whose game has not ended, if any."""
+    if not directory.is_dir():
+        return None
+    candidates = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    for path in candidates:
+        if not (path.with_suffix(".finished")).exists():
+            return path
+    return None
+
+
+def mark_finished(path: Path) -> None:
+    """Leave a marker beside a journal whose game has ended."""
+    path.with_suffix(".finished").touch()
