@@ -74,6 +74,7 @@ class NightSettings:
     commissar_window_seconds: float = _range(3, 300, 15)
     doctor_window_seconds: float = _range(3, 300, 15)
     masking: str = _choices("off", "noise", "music", default="off")
+    masking_noise: str = _choices("pink", "brown", default="pink")
     masking_file: str = ""
     masking_volume: float = _range(0, 1, 0.15)
 
