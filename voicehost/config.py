@@ -224,7 +224,9 @@ def _line(node: yaml.Node) -> int:
 
 def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
     if not isinstance(node, yaml.MappingNode):
-        raise ConfigError(prefix or "(top)", _line(node), "must be a mapping of key: value")
+        raise ConfigError(
+            prefix.rstrip(".") or "(top)", _line(node), "must be a mapping of key: value"
+        )
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
     values: dict[str, Any] = {}
@@ -251,8 +253,8 @@ def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str)
     if not isinstance(node, yaml.ScalarNode):
         raise ConfigError(key, _line(node), f"must be a single value, not a {node.id}")
     raw = yaml.safe_load(node.value) if node.tag != "tag:yaml.org,2002:str" else node.value
-    if node.style in ("'", '"'):
-        raw = node.value
+    if node.style in ("'", '"') or (hint is str and node.tag != "tag:yaml.org,2002:null"):
+        raw = node.value  # a text field takes `off`, `on`, `no` as words, not YAML 1.1 booleans
     value = _scalar(hint, raw, key, _line(node))
     _check_metadata(spec.metadata, value, key, _line(node))
     return value
