@@ -32,7 +32,13 @@ from voicehost.game.engine import Engine
 from voicehost.game.inputs import UNDOABLE, EndSpeech, Input, TimerWarning, TimeUp
 from voicehost.game.model import Cue, Phase
 from voicehost.game.state import GameState
-from voicehost.journal import Journal, mark_finished, read, settings_from_record
+from voicehost.journal import (
+    Journal,
+    effective_entries,
+    mark_finished,
+    read,
+    settings_from_record,
+)
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Clock, CuePlayer, Listener, PrivateChannel, Speaker
 
@@ -188,12 +194,11 @@ class Host:
         self._carry_out(self.engine.resume_effects(self.state))
 
     def _replay(self, entries: list[Any]) -> GameState:
-        self.accepted = []
-        for entry in entries:
-            if entry.undo:
-                self._pop_undoable()
-            else:
-                self.accepted.append(_Accepted(entry.event, entry.source, Phase.GAME_OVER))
+        self.accepted = [
+            _Accepted(entry.event, entry.source, Phase.GAME_OVER)
+            for entry in effective_entries(entries)
+            if entry.event is not None
+        ]
         return self._rebuild()
 
     def _rebuild(self) -> GameState:

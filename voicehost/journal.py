@@ -168,3 +168,19 @@ def newest_unfinished(directory: Path) -> Path | None:
 def mark_finished(path: Path) -> None:
     """Leave a marker beside a journal whose game has ended."""
     path.with_suffix(".finished").touch()
+
+
+def effective_entries(entries: list[JournalEntry]) -> list[JournalEntry]:
+    """The inputs that stand after applying every undo: the game itself."""
+    from voicehost.game.inputs import UNDOABLE
+
+    kept: list[JournalEntry] = []
+    for entry in entries:
+        if not entry.undo:
+            kept.append(entry)
+            continue
+        for index in range(len(kept) - 1, -1, -1):
+            if isinstance(kept[index].event, UNDOABLE):
+                del kept[index]
+                break
+    return kept

@@ -37,3 +37,21 @@ def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateCh
     from voicehost.adapters.text import ScreenPrivateChannel
 
     return ScreenPrivateChannel(screen)
+
+
+def make_night_sound(settings: Settings, speaker: object) -> dict[str, object]:
+    """Host keywords for the night's masking sound: ``background`` and ``masking``, or none.
+
+    The sound output adapter doubles as the Background port when it has ``start``/``stop``.
+    """
+    if settings.night.masking == "off" or not hasattr(speaker, "start"):
+        return {}
+    from voicehost.masking import masking_sound
+
+    rate = settings.audio.sample_rate
+
+    def masking() -> tuple[object, int] | None:
+        samples = masking_sound(settings, rate)
+        return None if samples is None else (samples, rate)
+
+    return {"background": speaker, "masking": masking}
