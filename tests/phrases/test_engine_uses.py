@@ -1,0 +1,61 @@
+"""Every phrase and error the engine names literally exists in both books with those parameters.
+
+A missing key would only show up mid-game, when that announcement is due; this reads the
+engine's source instead, so a renamed key fails here at once.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import voicehost.game.engine as engine
+from voicehost.phrases import PhraseBook
+
+Use = tuple[str, str, frozenset[str] | None]  # section, key, parameter names (None: not literal)
+
+
+def literal_uses() -> list[Use]:
+    """(section, key, params) for each Say("...") and RuleViolation("...") in the engine."""
+    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    uses: list[Use] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        if not node.args or not isinstance(node.args[0], ast.Constant):
+            continue
+        key = node.args[0].value
+        if node.func.id == "Say":
+            uses.append(("phrases", key, _say_params(node)))
+        elif node.func.id == "RuleViolation":
+            names = frozenset(k.arg for k in node.keywords if k.arg is not None)
+            uses.append(("errors", key, names))
+    return uses
+
+
+def _say_params(node: ast.Call) -> frozenset[str] | None:
+    if len(node.args) < 2:
+        return frozenset()
+    params = node.args[1]
+    if isinstance(params, ast.Dict) and all(isinstance(k, ast.Constant) for k in params.keys):
+        return frozenset(str(k.value) for k in params.keys if isinstance(k, ast.Constant))
+    return None
+
+
+USES = literal_uses()
+
+
+def test_the_engine_is_read() -> None:
+    assert len(USES) > 20
+    assert ("phrases", "day.speech_nomination", frozenset({"seat"})) in USES
+
+
+@pytest.mark.parametrize(("section", "key", "params"), sorted(set(USES), key=str))
+def test_engine_keys_exist_with_their_parameters(
+    book: PhraseBook, section: str, key: str, params: frozenset[str] | None
+) -> None:
+    needed = {placeholder.name for placeholder in book.placeholders(key, section)}
+    if params is not None:
+        assert needed <= params, f"{key} needs {sorted(needed)}, the engine gives {sorted(params)}"

@@ -1,0 +1,638 @@
+"""The phrase book: ``phrases/<language>.yaml`` -> announcements (text plus cacheable pieces).
+
+A book has five sections: ``stop_words`` (what ends a speech), ``phrases`` (what the host says
+aloud), ``words`` (role names and the list conjunction), ``errors`` (what the screen shows when
+an entry breaks a rule) and ``phases`` (the screen's names of the game's phases).
+
+Texts hold placeholders (``phrases/README.md`` is the full reference):
+
+``{seat}``
+    a number in words, masculine: «пять» / "five"; in ``errors`` it is written in digits.
+``{votes|голос|голоса|голосов}``
+    a number and the noun form that agrees with it: «три голоса» / "three votes".
+``{minutes:f|минута|минуты|минут}``
+    the same with a feminine (``:f``) or neuter (``:n``) numeral: «одна минута».
+``{seats:list}``
+    a list of numbers: «пять, семь и девять».
+``{role:word}``
+    the ``words`` entry named by the value: «мирный житель».
+``{phase:phase}``
+    (``errors`` only) the ``phases`` entry named by the value.
+
+Spoken phrases are rendered into an :class:`~voicehost.ports.Utterance` whose segments are the
+pieces a voice pack or an audio cache can hold: ``<phrase key>#<i>`` (the fixed text before
+placeholder ``i``), ``num.<m|f|n>.<n>``, ``form.<noun form>``, ``word.<name>``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from voicehost.errors import VoicehostError
+from voicehost.ports import Segment, Utterance
+
+DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
+"""Where the books live: ``<repo>/phrases``."""
+
+LIST_CONJUNCTION = "and"
+"""The ``words`` entry that joins the last two items of a list."""
+
+SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases")
+"""The top-level keys of a phrase book, all required."""
+
+SPOKEN_NUMBERS = range(100)
+"""The numbers a book can say in words."""
+
+
+class PhraseBookError(VoicehostError):
+    """A phrase book is missing or malformed, or a phrase was asked for wrongly."""
+
+
+# --- grammar -------------------------------------------------------------------------------
+
+
+class Grammar(Protocol):
+    """How one language says numbers and picks the noun form that agrees with a number."""
+
+    form_count: int
+    """How many noun forms a ``{n|...}`` placeholder lists."""
+
+    def numeral(self, number: int, gender: str) -> str:
+        """``number`` (0..99) in words, in grammatical gender ``m``, ``f`` or ``n``."""
+        ...
+
+    def gender_key(self, gender: str) -> str:
+        """The gender a numeral segment is keyed by (a language without genders keeps one)."""
+        ...
+
+    def form_index(self, number: int) -> int:
+        """Which of the noun forms agrees with ``number``."""
+        ...
+
+
+# fmt: off
+_RU_UNITS = (
+    "ноль", "один", "два", "три", "четыре", "пять", "шесть", "семь", "восемь", "девять", "десять",
+    "одиннадцать", "двенадцать", "тринадцать", "четырнадцать", "пятнадцать", "шестнадцать",
+    "семнадцать", "восемнадцать", "девятнадцать"
+)
+_RU_TENS = (
+    "_", "_", "двадцать", "тридцать", "сорок", "пятьдесят", "шестьдесят", "семьдесят",
+    "восемьдесят", "девяносто"
+)
+# fmt: on
+_RU_GENDERED = {("один", "f"): "одна", ("два", "f"): "две", ("один", "n"): "одно"}
+
+
+class RussianGrammar:
+    """Russian: three noun forms (1 голос, 2 голоса, 5 голосов); «один/одна/одно», «два/две»."""
+
+    form_count = 3
+
+    def numeral(self, number: int, gender: str) -> str:
+        """«двадцать одна» for (21, "f")."""
+        if number < 20:
+            words = [_RU_UNITS[number]]
+        else:
+            tens, units = divmod(number, 10)
+            words = [_RU_TENS[tens]] + ([_RU_UNITS[units]] if units else [])
+        words[-1] = _RU_GENDERED.get((words[-1], gender), words[-1])
+        return " ".join(words)
+
+    def gender_key(self, gender: str) -> str:
+        """Russian numerals differ by gender, so each gender has its own segments."""
+        return gender
+
+    def form_index(self, number: int) -> int:
+        """0 for 1, 21, 31..; 1 for 2-4, 22-24..; 2 for 0, 5-20, 25-30.."""
+        if number % 10 == 1 and number % 100 != 11:
+            return 0
+        if 2 <= number % 10 <= 4 and not 12 <= number % 100 <= 14:
+            return 1
+        return 2
+
+
+# fmt: off
+_EN_UNITS = (
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen"
+)
+_EN_TENS = (
+    "_", "_", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
+)
+# fmt: on
+
+
+class EnglishGrammar:
+    """English: two noun forms (one vote, two votes, zero votes); numerals have no gender."""
+
+    form_count = 2
+
+    def numeral(self, number: int, gender: str) -> str:
+        """ "twenty-one" for 21, whatever the gender."""
+        if number < 20:
+            return _EN_UNITS[number]
+        tens, units = divmod(number, 10)
+        return _EN_TENS[tens] + (f"-{_EN_UNITS[units]}" if units else "")
+
+    def gender_key(self, gender: str) -> str:
+        """English numerals do not change with gender: every numeral segment is ``num.m.N``."""
+        return "m"
+
+    def form_index(self, number: int) -> int:
+        """0 (singular) for exactly one, 1 (plural) otherwise."""
+        return 0 if number == 1 else 1
+
+
+GRAMMARS: dict[str, Grammar] = {"ru": RussianGrammar(), "en": EnglishGrammar()}
+"""The languages whose numbers voicehost can say."""
+
+
+# --- templates -----------------------------------------------------------------------------
+
+
+class Kind(StrEnum):
+    """What a placeholder turns its value into."""
+
+    NUMBER = "number"  # {seat}, {seat:f}: a numeral
+    COUNT = "count"  # {votes|голос|голоса|голосов}: a numeral and the agreeing noun
+    LIST = "list"  # {seats:list}: «пять, семь и девять»
+    WORD = "word"  # {role:word}: an entry of `words`
+    PHASE = "phase"  # {phase:phase}: an entry of `phases` (errors only)
+
+
+GENDERS = ("m", "f", "n")
+"""Grammatical genders a numeral may take: ``:f`` and ``:n`` modifiers; masculine by default."""
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    """One ``{...}`` of a text: the parameter it reads and how it is said."""
+
+    name: str
+    kind: Kind
+    gender: str = "m"
+    forms: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Template:
+    """A parsed text: ``pieces[i]`` is the fixed text before ``placeholders[i]``.
+
+    There is always one more piece than placeholders (the text after the last one); pieces may
+    be empty.
+    """
+
+    key: str
+    pieces: tuple[str, ...]
+    placeholders: tuple[Placeholder, ...]
+
+
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+_NAME = re.compile(r"[a-z_][a-z0-9_]*\Z")
+
+
+def parse_template(key: str, text: str, grammar: Grammar) -> Template:
+    """Split ``text`` at its placeholders; raise PhraseBookError (without location) if bad."""
+    pieces: list[str] = []
+    placeholders: list[Placeholder] = []
+    position = 0
+    for match in _PLACEHOLDER.finditer(text):
+        pieces.append(text[position : match.start()])
+        placeholders.append(_parse_placeholder(match.group(1), grammar))
+        position = match.end()
+    pieces.append(text[position:])
+    for piece in pieces:
+        if "{" in piece or "}" in piece:
+            raise PhraseBookError(f"unbalanced brace in {text!r}; write {{name}}")
+    return Template(key, tuple(pieces), tuple(placeholders))
+
+
+def _parse_placeholder(inner: str, grammar: Grammar) -> Placeholder:
+    head, *forms = inner.split("|")
+    name, _, modifier = head.partition(":")
+    if not _NAME.match(name):
+        raise PhraseBookError(
+            f"placeholder {{{inner}}}: {name!r} is not a parameter name (a-z, 0-9, _)"
+        )
+    if any(not form.strip() for form in forms):
+        raise PhraseBookError(f"placeholder {{{inner}}}: an empty noun form")
+    if modifier in ("list", "word", "phase"):
+        if forms:
+            raise PhraseBookError(f"placeholder {{{inner}}}: :{modifier} takes no noun forms")
+        return Placeholder(name, Kind(modifier))
+    if modifier not in ("", *GENDERS):
+        raise PhraseBookError(
+            f"placeholder {{{inner}}}: unknown modifier :{modifier}; "
+            "use :f, :n, :list, :word or :phase"
+        )
+    gender = modifier or "m"
+    if not forms:
+        return Placeholder(name, Kind.NUMBER, gender)
+    if len(forms) != grammar.form_count:
+        raise PhraseBookError(
+            f"placeholder {{{inner}}}: this language needs {grammar.form_count} noun forms, "
+            f"not {len(forms)}"
+        )
+    return Placeholder(name, Kind.COUNT, gender, tuple(form.strip() for form in forms))
+
+
+# --- loading -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Located:
+    """A text of the book and the line it is on, for error messages."""
+
+    text: str
+    line: int
+
+
+def available_languages(phrases_dir: Path | None = None) -> list[str]:
+    """The languages that have a book in ``phrases_dir``."""
+    folder = phrases_dir or DEFAULT_PHRASES_DIR
+    return sorted(path.stem for path in folder.glob("*.yaml"))
+
+
+def _read_book(language: str, folder: Path) -> tuple[Path, yaml.Node]:
+    path = folder / f"{language}.yaml"
+    available = ", ".join(available_languages(folder)) or "none"
+    if language not in GRAMMARS or not path.is_file():
+        raise PhraseBookError(
+            f"no phrase book for language {language!r} in {folder} "
+            f"(available: {available}); set `language:` in config.yaml to one of them"
+        )
+    try:
+        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = f"line {mark.line + 1}" if mark is not None else "unknown line"
+        raise PhraseBookError(f"{path}, {line}: not valid YAML: {exc.problem}") from exc
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise PhraseBookError(f"{path}: cannot read the phrase book: {exc}") from exc
+    if not isinstance(node, yaml.MappingNode):
+        raise PhraseBookError(f"{path}: a phrase book is a mapping with keys {', '.join(SECTIONS)}")
+    return path, node
+
+
+def _sections(path: Path, root: yaml.MappingNode) -> dict[str, yaml.Node]:
+    found: dict[str, yaml.Node] = {}
+    for key_node, value_node in root.value:
+        if key_node.value not in SECTIONS:
+            raise PhraseBookError(
+                f"{path}, line {_line(key_node)}: unknown section {key_node.value!r}; "
+                f"allowed: {', '.join(SECTIONS)}"
+            )
+        found[key_node.value] = value_node
+    missing = [name for name in SECTIONS if name not in found]
+    if missing:
+        raise PhraseBookError(f"{path}: missing section(s): {', '.join(missing)}")
+    return found
+
+
+def _line(node: yaml.Node) -> int:
+    return int(node.start_mark.line) + 1
+
+
+def _texts(path: Path, section: str, node: yaml.Node) -> dict[str, _Located]:
+    if not isinstance(node, yaml.MappingNode):
+        raise PhraseBookError(f"{path}, line {_line(node)}: `{section}` must be key: text pairs")
+    texts: dict[str, _Located] = {}
+    for key_node, value_node in node.value:
+        if not isinstance(value_node, yaml.ScalarNode) or not value_node.value.strip():
+            raise PhraseBookError(
+                f"{path}, line {_line(value_node)}: {section}.{key_node.value} must be a text"
+            )
+        if key_node.value in texts:
+            raise PhraseBookError(
+                f"{path}, line {_line(key_node)}: {section}.{key_node.value} is given twice"
+            )
+        texts[str(key_node.value)] = _Located(value_node.value, _line(value_node))
+    return texts
+
+
+def _stop_words(path: Path, node: yaml.Node) -> tuple[str, ...]:
+    if not isinstance(node, yaml.SequenceNode) or not node.value:
+        raise PhraseBookError(
+            f"{path}, line {_line(node)}: stop_words must be a list such as [спасибо, пас]"
+        )
+    words = []
+    for item in node.value:
+        if not isinstance(item, yaml.ScalarNode) or not item.value.strip():
+            raise PhraseBookError(f"{path}, line {_line(item)}: a stop word must be a text")
+        words.append(item.value.strip())
+    return tuple(words)
+
+
+def _parse_section(
+    path: Path, section: str, texts: Mapping[str, _Located], grammar: Grammar
+) -> dict[str, Template]:
+    templates: dict[str, Template] = {}
+    for key, located in texts.items():
+        try:
+            templates[key] = parse_template(key, located.text, grammar)
+        except PhraseBookError as exc:
+            raise PhraseBookError(f"{path}, line {located.line}: {section}.{key}: {exc}") from exc
+    return templates
+
+
+def _check_spoken(
+    path: Path, phrases: Mapping[str, Template], lines: Mapping[str, _Located]
+) -> None:
+    for key, template in phrases.items():
+        for placeholder in template.placeholders:
+            if placeholder.kind is Kind.PHASE:
+                raise PhraseBookError(
+                    f"{path}, line {lines[key].line}: phrases.{key}: {{{placeholder.name}:phase}}"
+                    " is for the screen only (errors); phrases are spoken"
+                )
+
+
+# --- the book ------------------------------------------------------------------------------
+
+
+class PhraseBook:
+    """One language's phrases, words, error texts and phase names, ready to render."""
+
+    language: str
+    stop_words: tuple[str, ...]
+
+    def __init__(
+        self,
+        language: str,
+        stop_words: tuple[str, ...],
+        phrases: Mapping[str, Template],
+        words: Mapping[str, str],
+        errors: Mapping[str, Template],
+        phases: Mapping[str, str],
+    ) -> None:
+        self.language = language
+        self.stop_words = stop_words
+        self._grammar = GRAMMARS[language]
+        self._phrases = dict(phrases)
+        self._words = dict(words)
+        self._errors = dict(errors)
+        self._phases = dict(phases)
+
+    @classmethod
+    def load(cls, language: str, phrases_dir: Path | None = None) -> PhraseBook:
+        """Read ``<phrases_dir>/<language>.yaml`` (default dir: ``<repo>/phrases``).
+
+        Raises PhraseBookError naming the available languages, or the file and line at fault.
+        """
+        folder = phrases_dir or DEFAULT_PHRASES_DIR
+        path, root = _read_book(language, folder)
+        assert isinstance(root, yaml.MappingNode)  # _read_book checked it
+        sections = _sections(path, root)
+        declared = sections["language"]
+        if not isinstance(declared, yaml.ScalarNode) or declared.value != language:
+            raise PhraseBookError(
+                f"{path}, line {_line(declared)}: `language:` must be {language!r}, as the name "
+                "of the file says"
+            )
+        grammar = GRAMMARS[language]
+        phrase_texts = _texts(path, "phrases", sections["phrases"])
+        phrases = _parse_section(path, "phrases", phrase_texts, grammar)
+        _check_spoken(path, phrases, phrase_texts)
+        words = {
+            key: item.text.strip() for key, item in _texts(path, "words", sections["words"]).items()
+        }
+        if LIST_CONJUNCTION not in words:
+            raise PhraseBookError(
+                f"{path}: words.{LIST_CONJUNCTION} is missing (it joins lists: «пять и семь»)"
+            )
+        error_texts = _texts(path, "errors", sections["errors"])
+        errors = _parse_section(path, "errors", error_texts, grammar)
+        phases = {
+            key: item.text for key, item in _texts(path, "phases", sections["phases"]).items()
+        }
+        stop_words = _stop_words(path, sections["stop_words"])
+        return cls(language, stop_words, phrases, words, errors, phases)
+
+    # --- lookups ---
+
+    def keys(self) -> list[str]:
+        """The phrase keys, in the book's order."""
+        return list(self._phrases)
+
+    def error_codes(self) -> list[str]:
+        """The codes of the ``errors`` section, in the book's order."""
+        return list(self._errors)
+
+    def words(self) -> dict[str, str]:
+        """The ``words`` section: name -> text."""
+        return dict(self._words)
+
+    def phases(self) -> dict[str, str]:
+        """The ``phases`` section: phase -> screen name."""
+        return dict(self._phases)
+
+    def placeholders(self, key: str, section: str = "phrases") -> tuple[Placeholder, ...]:
+        """The placeholders of a phrase (or, with ``section="errors"``, of an error text)."""
+        return self._template(section, key).placeholders
+
+    def word(self, name: str) -> str:
+        """The ``words`` entry ``name`` (a role such as ``"mafia"``, or ``"and"``)."""
+        try:
+            return self._words[str(name)]
+        except KeyError:
+            raise PhraseBookError(
+                f"the {self.language} phrase book has no word {str(name)!r}; "
+                f"known: {', '.join(self._words)}"
+            ) from None
+
+    def phase_name(self, phase: str) -> str:
+        """The screen's name of ``phase`` (a ``Phase`` or its value)."""
+        try:
+            return self._phases[str(phase)]
+        except KeyError:
+            raise PhraseBookError(
+                f"the {self.language} phrase book has no name for phase {str(phase)!r}; "
+                f"add it to the `phases:` section"
+            ) from None
+
+    # --- rendering ---
+
+    def render(self, key: str, params: Mapping[str, Any] | None = None) -> Utterance:
+        """The spoken phrase ``key`` with ``params`` filled in: its text and its segments."""
+        template = self._template("phrases", key)
+        values = params or {}
+        texts: list[str] = []
+        segments: list[Segment] = []
+        for index, piece in enumerate(template.pieces):
+            texts.append(piece)
+            segment = _piece_segment(key, index, piece)
+            if segment is not None:
+                segments.append(segment)
+            if index < len(template.placeholders):
+                placeholder = template.placeholders[index]
+                text, spoken = self._speak(key, placeholder, _value(key, placeholder, values))
+                texts.append(text)
+                segments.extend(spoken)
+        return Utterance(key, "".join(texts), tuple(segments))
+
+    def error(self, code: str, params: Mapping[str, Any] | None = None) -> str:
+        """The screen text of error ``code`` (numbers in digits, nouns agreeing)."""
+        template = self._template("errors", code)
+        values = params or {}
+        texts: list[str] = []
+        for index, piece in enumerate(template.pieces):
+            texts.append(piece)
+            if index < len(template.placeholders):
+                placeholder = template.placeholders[index]
+                texts.append(self._write(code, placeholder, _value(code, placeholder, values)))
+        return "".join(texts)
+
+    def all_segments(self) -> list[Segment]:
+        """Every distinct piece any announcement can need, for pre-rendering audio.
+
+        The fixed pieces of every phrase, every numeral 0..99 in each gender the phrases use,
+        every noun form, every word (the list conjunction among them). Deduplicated by key.
+        """
+        found: dict[str, Segment] = {}
+        genders = {"m"}
+        for key, template in self._phrases.items():
+            for index, piece in enumerate(template.pieces):
+                segment = _piece_segment(key, index, piece)
+                if segment is not None:
+                    found.setdefault(segment.key, segment)
+            for placeholder in template.placeholders:
+                genders.add(placeholder.gender)
+                for form in placeholder.forms:
+                    found.setdefault(_form_key(form), Segment(_form_key(form), form))
+        for gender in sorted(genders, key=GENDERS.index):
+            for number in SPOKEN_NUMBERS:
+                segment = self._numeral(number, gender)
+                found.setdefault(segment.key, segment)
+        for name, text in self._words.items():
+            found.setdefault(f"word.{name}", Segment(f"word.{name}", text))
+        return list(found.values())
+
+    # --- helpers ---
+
+    def _template(self, section: str, key: str) -> Template:
+        table = {"phrases": self._phrases, "errors": self._errors}.get(section)
+        if table is None:
+            raise PhraseBookError(f"no section {section!r}; use 'phrases' or 'errors'")
+        try:
+            return table[key]
+        except KeyError:
+            raise PhraseBookError(
+                f"the {self.language} phrase book has no {section} key {key!r}; "
+                f"add it to phrases/{self.language}.yaml"
+            ) from None
+
+    def _numeral(self, number: int, gender: str) -> Segment:
+        gender_key = self._grammar.gender_key(gender)
+        return Segment(f"num.{gender_key}.{number}", self._grammar.numeral(number, gender))
+
+    def _speak(self, key: str, placeholder: Placeholder, value: Any) -> tuple[str, list[Segment]]:
+        """The spoken text of one placeholder and its segments."""
+        if placeholder.kind is Kind.WORD:
+            name = str(value)
+            text = self._word_for(key, placeholder, name)
+            return text, [Segment(f"word.{name}", text)]
+        if placeholder.kind is Kind.LIST:
+            numbers = _number_list(key, placeholder, value)
+            segments = [self._numeral(number, placeholder.gender) for number in numbers]
+            text = self._join([segment.text for segment in segments])
+            if len(segments) > 1:
+                segments.insert(-1, Segment(_AND_KEY, self._words[LIST_CONJUNCTION]))
+            return text, segments
+        number = _spoken_number(key, placeholder, value)
+        segments = [self._numeral(number, placeholder.gender)]
+        if placeholder.kind is Kind.COUNT:
+            form = placeholder.forms[self._grammar.form_index(number)]
+            segments.append(Segment(_form_key(form), form))
+        return " ".join(segment.text for segment in segments), segments
+
+    def _write(self, code: str, placeholder: Placeholder, value: Any) -> str:
+        if placeholder.kind is Kind.WORD:
+            return self._word_for(code, placeholder, str(value))
+        if placeholder.kind is Kind.PHASE:
+            return self.phase_name(str(value))
+        if placeholder.kind is Kind.LIST:
+            return self._join([str(number) for number in _number_list(code, placeholder, value)])
+        if placeholder.kind is Kind.COUNT:
+            number = _whole_number(code, placeholder, value)
+            return f"{number} {placeholder.forms[self._grammar.form_index(number)]}"
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value)
+
+    def _word_for(self, key: str, placeholder: Placeholder, name: str) -> str:
+        if name not in self._words:
+            raise PhraseBookError(
+                f"{key}: {{{placeholder.name}:word}} got {name!r}, which is not in `words` "
+                f"({', '.join(self._words)})"
+            )
+        return self._words[name]
+
+    def _join(self, items: list[str]) -> str:
+        if len(items) == 1:
+            return items[0]
+        return f"{', '.join(items[:-1])} {self._words[LIST_CONJUNCTION]} {items[-1]}"
+
+
+_AND_KEY = f"word.{LIST_CONJUNCTION}"
+
+
+def _form_key(form: str) -> str:
+    return f"form.{form}"
+
+
+def _piece_segment(key: str, index: int, piece: str) -> Segment | None:
+    """The segment of a fixed piece: whitespace and leading punctuation stripped; None when the
+    piece is only punctuation and space (it stays in the text, but there is nothing to say)."""
+    if not any(character.isalnum() for character in piece):
+        return None
+    text = piece.strip()
+    while text and not text[0].isalnum() and text[0] in ".,;:!?—–-":
+        text = text[1:].lstrip()
+    return Segment(f"{key}#{index}", text)
+
+
+def _value(key: str, placeholder: Placeholder, params: Mapping[str, Any]) -> Any:
+    try:
+        return params[placeholder.name]
+    except KeyError:
+        given = ", ".join(params) or "none"
+        raise PhraseBookError(
+            f"{key} needs the parameter {placeholder.name!r} (given: {given})"
+        ) from None
+
+
+def _whole_number(key: str, placeholder: Placeholder, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise PhraseBookError(f"{key}: {{{placeholder.name}}} needs a whole number, got {value!r}")
+    if isinstance(value, float) and not value.is_integer():
+        raise PhraseBookError(f"{key}: {{{placeholder.name}}} needs a whole number, got {value!r}")
+    return int(value)
+
+
+def _spoken_number(key: str, placeholder: Placeholder, value: Any) -> int:
+    number = _whole_number(key, placeholder, value)
+    if number not in SPOKEN_NUMBERS:
+        raise PhraseBookError(
+            f"{key}: {{{placeholder.name}}} is {number}; only numbers 0 to 99 can be said"
+        )
+    return number
+
+
+def _number_list(key: str, placeholder: Placeholder, value: Any) -> list[int]:
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise PhraseBookError(
+            f"{key}: {{{placeholder.name}:list}} needs a tuple of numbers, got {value!r}"
+        )
+    numbers = [_spoken_number(key, placeholder, item) for item in value]
+    if not numbers:
+        raise PhraseBookError(f"{key}: {{{placeholder.name}:list}} got an empty list")
+    return numbers
