@@ -6,6 +6,7 @@ keypad still runs the keyboard game.
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -13,6 +14,8 @@ if TYPE_CHECKING:
     from voicehost.config import Settings
     from voicehost.phrases import PhraseBook
     from voicehost.ports import Clock, CuePlayer, Keypad, Listener, PrivateChannel, Speaker
+
+log = logging.getLogger(__name__)
 
 
 def make_audio(settings: Settings, clock: Clock, book: PhraseBook) -> tuple[Speaker, CuePlayer]:
@@ -28,15 +31,59 @@ def make_listener(settings: Settings, clock: Clock) -> Listener | None:
 
 
 def make_keypad(settings: Settings) -> Keypad | None:
-    """The USB keypad (evdev), or None when off or absent."""
-    return None
+    """The USB keypad (evdev), or None when off or absent.
+
+    ``keypad.enabled: auto`` uses a keypad found now and says nothing when there is none;
+    ``on`` insists: a keypad missing at the start is reported (the game waits for it), and a
+    missing python-evdev is an error.
+    """
+    if settings.keypad.enabled == "off":
+        return None
+    from voicehost.adapters.evdev_keypad import EvdevKeypad, evdev_opener, find_keypad
+    from voicehost.errors import MissingDependency
+
+    try:
+        found = find_keypad(settings.keypad.device)
+    except MissingDependency:
+        if settings.keypad.enabled == "on":
+            raise
+        log.warning("no keypad support (python-evdev is missing): keyboard only")
+        return None
+    if found is None and settings.keypad.enabled == "auto":
+        log.info("no keypad found: keyboard only")
+        return None
+    return EvdevKeypad(settings.keypad.keymap, evdev_opener(settings.keypad.device))
 
 
 def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateChannel:
-    """The Commissar's private channel: keypad LED or a self-clearing screen line."""
+    """The Commissar's private channel: keypad LED or a self-clearing screen line.
+
+    The LED is used when ``private.channel`` is ``led`` and a keypad with that LED is plugged in;
+    otherwise the screen is, and a log line says so once. With the LED the screen stays the
+    fallback should the keypad be unplugged while an answer is due.
+    """
     from voicehost.adapters.text import ScreenPrivateChannel
 
-    return ScreenPrivateChannel(screen)
+    on_screen = ScreenPrivateChannel(screen, settings.private.screen_seconds)
+    if settings.private.channel == "screen" or settings.keypad.enabled == "off":
+        return on_screen
+    from voicehost.adapters.evdev_keypad import find_keypad
+    from voicehost.errors import MissingDependency
+
+    try:
+        found = find_keypad(settings.keypad.device)
+    except MissingDependency:
+        found = None
+    if found is None or not found.has_led(settings.private.led):
+        log.warning(
+            "no keypad with a %s LED found: the Commissar's answer goes to the screen",
+            settings.private.led,
+        )
+        return on_screen
+    from voicehost.adapters.led_private import EvdevLed, LedPrivateChannel
+
+    led = EvdevLed(settings.keypad.device, settings.private.led)
+    return LedPrivateChannel(led, settings.private, fallback=on_screen)
 
 
 def make_night_sound(settings: Settings, speaker: object) -> dict[str, object]:

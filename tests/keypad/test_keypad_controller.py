@@ -1,0 +1,215 @@
+"""Key sequences -> host commands, for each question the game can ask.
+
+Keys are written as one character each: digits, E = Enter, C = correct (Backspace or .),
+M = miss, S = end speech, F = foul, U = undo.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from voicehost.clock import FakeClock
+from voicehost.game.effects import Prompt, PromptKind
+from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
+from voicehost.game.model import Cue
+from voicehost.host import Command, KeypadStatus, Submit, Undo
+from voicehost.keypad_controller import KeypadController
+from voicehost.ports import Key
+
+LETTERS = {
+    "E": Key.ENTER,
+    "C": Key.CORRECT,
+    "M": Key.MISS,
+    "S": Key.END_SPEECH,
+    "F": Key.FOUL,
+    "U": Key.UNDO,
+}
+
+
+def keys(text: str) -> list[Key]:
+    return [LETTERS.get(char) or Key(char) for char in text if not char.isspace()]
+
+
+class FakeHost:
+    def __init__(self, prompt: Prompt) -> None:
+        self.current = prompt
+        self.posted: list[Command] = []
+
+    def prompt(self) -> Prompt:
+        return self.current
+
+    def post(self, command: Command) -> None:
+        self.posted.append(command)
+
+
+class Cues:
+    def __init__(self) -> None:
+        self.played: list[Cue] = []
+
+    def play(self, cue: Cue, at: float | None = None) -> None:
+        self.played.append(cue)
+
+    def close(self) -> None:
+        pass
+
+
+def keypad(
+    prompt: Prompt, timeout: float = 8.0
+) -> tuple[KeypadController, FakeHost, Cues, FakeClock]:
+    host, cues, clock = FakeHost(prompt), Cues(), FakeClock()
+    return KeypadController(host, cues, clock, entry_timeout_seconds=timeout), host, cues, clock
+
+
+def press(controller: KeypadController, text: str) -> None:
+    for key in keys(text):
+        controller.on_key(key)
+
+
+def kp(event: object) -> Submit:
+    return Submit(event, source="keypad")  # type: ignore[arg-type]
+
+
+MAFIA_3 = Prompt(PromptKind.REGISTER_MAFIA, 3, 3, night=True)
+COMMISSAR_0 = Prompt(PromptKind.REGISTER_COMMISSAR, 1, 1, night=True)
+TARGET = Prompt(PromptKind.MAFIA_TARGET, 1, 1, night=True)
+CHECK = Prompt(PromptKind.COMMISSAR_CHECK, 1, 1, night=True)
+HEAL = Prompt(PromptKind.DOCTOR_HEAL, 1, 1, night=True)
+NOMINATE_SPEAKING = Prompt(PromptKind.NOMINATE, 0, 2, subject=4, speech_running=True)
+NOMINATE_AFTER = Prompt(PromptKind.NOMINATE, 1, 2, subject=4)
+VOTE = Prompt(PromptKind.VOTE_COUNT, subject=3, max_count=9)
+THIRD_VOTE = Prompt(PromptKind.THIRD_VOTE_COUNT, max_count=6)
+SPEECH = Prompt(PromptKind.NONE, speech_running=True)
+NOTHING = Prompt(PromptKind.NONE)
+
+CASES = [
+    # (what is asked, keys, commands posted, REJECT cues)
+    (TARGET, "5E", [kp(EnterSeats((5,)))], 0),
+    (TARGET, "M", [kp(Miss())], 0),
+    (TARGET, "12E", [kp(EnterSeats((12,)))], 0),
+    (TARGET, "13C2E", [kp(EnterSeats((12,)))], 0),
+    (TARGET, "E", [], 1),
+    (TARGET, "0E", [], 1),
+    (TARGET, "123", [], 1),  # a third digit: no seat has three; the entry is cleared
+    (TARGET, "1234E", [kp(EnterSeats((4,)))], 1),  # after the reject, a fresh start
+    (CHECK, "7E", [kp(EnterSeats((7,)))], 0),
+    (HEAL, "07E", [kp(EnterSeats((7,)))], 0),
+    (COMMISSAR_0, "4E", [kp(EnterSeats((4,)))], 0),
+    (MAFIA_3, "3E7E10E", [kp(EnterSeats((3, 7, 10)))], 0),
+    (MAFIA_3, "3E7E", [], 0),  # two of three: waiting for the third
+    (MAFIA_3, "3E7EE", [kp(EnterSeats((3, 7)))], 0),  # the host says how many are needed
+    (MAFIA_3, "3E7ECC8E9E1E", [kp(EnterSeats((8, 9, 1)))], 0),  # C twice: typo gone, then all
+    (NOMINATE_SPEAKING, "5E", [kp(EnterSeats((5,)))], 0),
+    (NOMINATE_SPEAKING, "5E11E", [kp(EnterSeats((5,))), kp(EnterSeats((11,)))], 0),
+    (NOMINATE_SPEAKING, "E", [kp(EndSpeech(source="key"))], 0),
+    (NOMINATE_AFTER, "5EE", [kp(EnterSeats((5,)))], 0),
+    (NOMINATE_AFTER, "5E7E", [kp(EnterSeats((5, 7)))], 0),
+    (NOMINATE_AFTER, "E", [], 1),
+    (VOTE, "4E", [kp(VoteCount(4))], 0),
+    (VOTE, "0E", [kp(VoteCount(0))], 0),
+    (VOTE, "E", [], 1),
+    (THIRD_VOTE, "6E", [kp(VoteCount(6))], 0),
+    (SPEECH, "S", [kp(EndSpeech(source="key"))], 0),
+    (SPEECH, "E", [], 1),
+    (NOTHING, "5E", [], 1),
+    (SPEECH, "F5E", [kp(Foul(5))], 0),
+    (VOTE, "F11E", [kp(Foul(11))], 0),  # a foul during a vote is not a count
+    (TARGET, "F5E", [kp(Foul(5))], 0),
+    (SPEECH, "FE", [], 1),
+    (SPEECH, "F5CCS", [kp(EndSpeech(source="key"))], 0),  # C with nothing typed drops the foul
+    (NOTHING, "U", [Undo(source="keypad")], 0),
+    (TARGET, "5U", [], 0),  # with something typed, undo only clears it
+    (TARGET, "5UU", [Undo(source="keypad")], 0),
+    (TARGET, "5U7E", [kp(EnterSeats((7,)))], 0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "typed", "posted", "rejects"), CASES)
+def test_key_sequence_gives_commands(
+    prompt: Prompt, typed: str, posted: list[Command], rejects: int
+) -> None:
+    controller, host, cues, _ = keypad(prompt)
+    press(controller, typed)
+    assert host.posted == posted
+    assert cues.played.count(Cue.REJECT) == rejects
+
+
+@pytest.mark.parametrize(("prompt", "typed", "posted", "rejects"), CASES)
+def test_every_key_press_sounds_the_same(
+    prompt: Prompt, typed: str, posted: list[Command], rejects: int
+) -> None:
+    controller, _, cues, _ = keypad(prompt)
+    press(controller, typed)
+    assert cues.played.count(Cue.KEY_ACK) == len(keys(typed))
+    assert set(cues.played) <= {Cue.KEY_ACK, Cue.REJECT}
+
+
+def test_night_entries_sound_alike_whatever_the_seat() -> None:
+    heard = set()
+    for typed in ("1E", "5E", "9E", "10E", "13E", "M"):
+        controller, _, cues, _ = keypad(TARGET)
+        press(controller, typed)
+        heard.add(tuple(cue for cue in cues.played if cue is not Cue.KEY_ACK))
+    assert heard == {()}  # nothing but key acknowledgements: the same sound for any choice
+
+
+def test_an_idle_pause_clears_a_half_typed_entry() -> None:
+    controller, host, _, clock = keypad(TARGET, timeout=8)
+    press(controller, "1")
+    clock.advance(9)
+    press(controller, "2E")
+    assert host.posted == [kp(EnterSeats((2,)))]
+
+
+def test_a_slow_but_steady_typist_keeps_the_entry() -> None:
+    controller, host, _, clock = keypad(TARGET, timeout=8)
+    for key in keys("12E"):
+        clock.advance(5)
+        controller.on_key(key)
+    assert host.posted == [kp(EnterSeats((12,)))]
+
+
+def test_collected_seats_are_cleared_when_the_game_moves_on() -> None:
+    controller, host, _, _ = keypad(MAFIA_3)
+    press(controller, "3E7E")
+    host.current = COMMISSAR_0
+    press(controller, "4E")
+    assert host.posted == [kp(EnterSeats((4,)))]
+
+
+def test_a_half_typed_foul_survives_the_next_speaker() -> None:
+    controller, host, _, _ = keypad(NOMINATE_SPEAKING)
+    press(controller, "F6")
+    host.current = Prompt(PromptKind.NOMINATE, 0, 2, subject=5, speech_running=True)
+    press(controller, "E")
+    assert host.posted == [kp(Foul(6))]
+
+
+def test_unplug_and_replug_reach_the_host_and_drop_the_entry() -> None:
+    controller, host, _, _ = keypad(TARGET)
+    press(controller, "1")
+    controller.on_status(False)
+    controller.on_status(True)
+    press(controller, "2E")
+    assert host.posted == [KeypadStatus(False), KeypadStatus(True), kp(EnterSeats((2,)))]
+
+
+def test_the_screen_can_show_what_is_typed() -> None:
+    controller, _, _, _ = keypad(MAFIA_3)
+    press(controller, "3E1")
+    assert controller.entry.describe() == "3, 1_"
+    press(controller, "CCF1")
+    assert controller.entry.describe() == "фол 1_"
+
+
+def test_a_key_before_the_game_starts_is_refused_without_a_crash() -> None:
+    from voicehost.errors import VoicehostError
+
+    class NotStarted(FakeHost):
+        def prompt(self) -> Prompt:
+            raise VoicehostError("the game has not started")
+
+    host, cues = NotStarted(NOTHING), Cues()
+    controller = KeypadController(host, cues, FakeClock())
+    press(controller, "5E")
+    assert host.posted == []
+    assert cues.played == [Cue.KEY_ACK, Cue.KEY_ACK, Cue.REJECT]
