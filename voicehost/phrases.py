@@ -257,15 +257,20 @@ class _Located:
 
 
 def available_languages(phrases_dir: Path | None = None) -> list[str]:
-    """The languages that have a book in ``phrases_dir``."""
+    """The languages that have a book in ``phrases_dir`` and a grammar in voicehost."""
     folder = phrases_dir or DEFAULT_PHRASES_DIR
-    return sorted(path.stem for path in folder.glob("*.yaml"))
+    return sorted(path.stem for path in folder.glob("*.yaml") if path.stem in GRAMMARS)
 
 
 def _read_book(language: str, folder: Path) -> tuple[Path, yaml.Node]:
     path = folder / f"{language}.yaml"
     available = ", ".join(available_languages(folder)) or "none"
-    if language not in GRAMMARS or not path.is_file():
+    if path.is_file() and language not in GRAMMARS:
+        raise PhraseBookError(
+            f"{path}: voicehost cannot say numbers in {language!r} yet (it can in: "
+            f"{', '.join(sorted(GRAMMARS))}); add a Grammar for it to voicehost/phrases.py"
+        )
+    if not path.is_file():
         raise PhraseBookError(
             f"no phrase book for language {language!r} in {folder} "
             f"(available: {available}); set `language:` in config.yaml to one of them"

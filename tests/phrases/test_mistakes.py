@@ -65,6 +65,12 @@ def test_a_missing_book_names_the_available_ones(tmp_path: Path) -> None:
         PhraseBook.load("en", tmp_path)
 
 
+def test_a_book_in_a_language_without_grammar_says_so(tmp_path: Path) -> None:
+    (tmp_path / "de.yaml").write_text("language: de\n", encoding="utf-8")
+    with pytest.raises(PhraseBookError, match="cannot say numbers in 'de'.*en, ru"):
+        PhraseBook.load("de", tmp_path)
+
+
 GOOD_BOOK = """\
 language: en
 stop_words: [thank you, pass]
