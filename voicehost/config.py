@@ -209,7 +209,9 @@ def loads(text: str, base_dir: str | Path = ".") -> Settings:
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
-        raise ConfigError("(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}") from exc
+        raise ConfigError(
+            "(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}"
+        ) from exc
     if node is None:
         return Settings(base_dir=str(base_dir))
     settings = _build(Settings, node, "")
@@ -237,21 +239,22 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
             allowed = ", ".join(sorted(known))
             raise ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
         value = _convert(known[key], hints[key], value_node, dotted)
-        if isinstance(value, dict) and known[key].default_factory is not dataclasses.MISSING:
+        factory = known[key].default_factory
+        if isinstance(value, dict) and callable(factory):
             # A mapping in the file overrides single entries of the default mapping.
-            value = {**known[key].default_factory(), **value}
+            value = {**factory(), **value}
         values[key] = value
     return cls(**values)
 
 
 def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str) -> Any:
-    if dataclasses.is_dataclass(hint):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _build(hint, node, key + ".")
     origin = typing.get_origin(hint)
     if origin is dict:
         return _convert_dict(hint, node, key)
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(key, _line(node), f"must be a single value, not a {node.id}")
+        raise ConfigError(key, _line(node), "must be a single value, not a list or mapping")
     raw = yaml.safe_load(node.value) if node.tag != "tag:yaml.org,2002:str" else node.value
     if node.style in ("'", '"') or (hint is str and node.tag != "tag:yaml.org,2002:null"):
         raw = node.value  # a text field takes `off`, `on`, `no` as words, not YAML 1.1 booleans
@@ -286,7 +289,9 @@ def _check_metadata(metadata: Any, value: Any, key: str, line: int) -> None:
         raise ConfigError(key, line, f"{value!r} is not allowed; use one of: {', '.join(choices)}")
     bounds = metadata.get("range")
     if bounds and not bounds[0] <= value <= bounds[1]:
-        raise ConfigError(key, line, f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}")
+        raise ConfigError(
+            key, line, f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}"
+        )
 
 
 def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
@@ -334,7 +339,7 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 _find_line(root, f"rules.mafia_count.{players}"),
                 "tables have 8 to 13 players",
             )
-        if not 1 <= mafia or 2 * mafia >= players:
+        if mafia < 1 or 2 * mafia >= players:
             raise ConfigError(
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
