@@ -543,10 +543,7 @@ class Engine:
              "third_vote": None, "left": []}
         )  # fmt: skip
         seconds = self.timers.discussion_seconds
-        if seconds % 60 == 0:
-            out.append(Say("day.discussion", {"minutes": int(seconds // 60)}))
-        else:
-            out.append(Say("day.discussion_seconds", {"seconds": int(seconds)}))
+        out.append(self._discussion_phrase())
         state.speech_running = True
         self._start_timer(state, out, TimerKind.DISCUSSION, seconds, self._speech_warning())
 
@@ -863,7 +860,7 @@ class Engine:
         if phase in REGISTRATION_STEPS or phase in NIGHT_STEPS:
             return Say(self._wake_key(phase))
         speaker = state.current_speaker
-        if phase is Phase.NOMINATION and speaker is not None:
+        if phase is Phase.NOMINATION and speaker is not None and state.speech_running:
             return Say("day.speech_nomination", {"seat": speaker})
         if phase is Phase.DEFENCE and speaker is not None:
             return Say("day.defence", {"seat": speaker})
@@ -872,8 +869,17 @@ class Engine:
         if phase is Phase.THIRD_VOTE:
             return Say("day.third_vote")
         if phase is Phase.DISCUSSION:
-            return Say("day.discussion_seconds", {"seconds": int(self.timers.discussion_seconds)})
+            return self._discussion_phrase()
         return None
+
+    def _discussion_phrase(self) -> Say:
+        """«У вас три минуты» / «…две минуты тридцать секунд» / «…сорок пять секунд»."""
+        minutes, seconds = divmod(int(self.timers.discussion_seconds), 60)
+        if seconds == 0:
+            return Say("day.discussion", {"minutes": minutes})
+        if minutes == 0:
+            return Say("day.discussion_seconds", {"seconds": seconds})
+        return Say("day.discussion_mixed", {"minutes": minutes, "seconds": seconds})
 
 
 def select_candidates(tally: Counter[Seat]) -> list[Seat]:
