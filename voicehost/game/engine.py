@@ -775,11 +775,12 @@ class Engine:
             self._begin_night(state, out)
 
     def _voted_out(self, state: GameState, out: list[Effect], seats: list[Seat]) -> None:
+        # Candidates sent away by one vote leave together: one departure, one win check.
         for seat in seats:
             self._depart(state, out, seat, "vote")
             self._day_record(state)["left"].append(seat)
-            if self._announce_winner(state, out):
-                return
+        if self._announce_winner(state, out):
+            return
         state.after_last_words = "night"
         if self.rules.last_words_after_vote:
             state.last_words_queue = list(seats)
