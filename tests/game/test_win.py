@@ -3,7 +3,7 @@ parity."""
 
 from __future__ import annotations
 
-from gamekit import Table, at_day_one, keys, make_settings, params_of
+from gamekit import Table, keys, make_settings, params_of
 
 from voicehost.game.effects import GameOver, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats
