@@ -1,8 +1,10 @@
 """Keypad key presses -> host commands, by what the game is asking now (``host.prompt()``).
 
 Like a telephone's DTMF collector: digits build a number, Enter ends it, an idle pause clears a
-half-typed entry. Every key press plays the same ``Cue.KEY_ACK``, whoever presses it and whatever
-it means, so nobody at the table can tell one key from another by ear. An entry the controller
+half-typed entry. By day every key press plays the same ``Cue.KEY_ACK``, whoever presses it and
+whatever it means, so nobody at the table can tell one key from another by ear. At night only
+Enter and the miss key sound (the same ``KEY_ACK``): one sound per entry whatever was chosen, as
+seat 3 takes one digit and seat 12 two, and the table must not hear which. An entry the controller
 can see is malformed (Enter with nothing typed where a number is needed, a third digit, seat 0)
 gets one neutral ``Cue.REJECT``; an entry the rules refuse gets the same cue from the host.
 Nothing here speaks: at night the table hears the key clicks' cue and nothing else.
@@ -66,6 +68,9 @@ DIGITS = {
     Key.D8: 8,
     Key.D9: 9,
 }
+
+NIGHT_SOUNDING_KEYS = (Key.ENTER, Key.MISS)
+"""At night only the keys that end an entry sound: a seat's digit count must not be heard."""
 
 COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
 SEAT_PROMPTS = (
@@ -150,10 +155,11 @@ class KeypadController:
 
     def on_key(self, key: Key) -> None:
         """One key press: acknowledge it, then act on it."""
-        self._cues.play(Cue.KEY_ACK)
+        prompt = self._current_prompt()
+        if not prompt.night or key in NIGHT_SOUNDING_KEYS:
+            self._cues.play(Cue.KEY_ACK)
         self.expire()
         self._last_key_at = self._clock.now()
-        prompt = self._current_prompt()
         if self._entry.question not in (None, question_of(prompt)):
             self._entry = Entry()  # the game moved on: a half-typed answer belongs to the past
         if key in DIGITS:

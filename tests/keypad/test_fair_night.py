@@ -1,0 +1,431 @@
+"""Fair nights, proved on recorded audio: a hands-free night from the keypad, end to end.
+
+The real engine, host, keypad controller and masking noise run on a fake clock; every
+announcement is spoken by the real espeak-ng voice (pyttsx3, Russian), every cue and the masking
+loop are placed on the timeline at the clock time the host asked for, and the night is mixed to
+16-bit samples, as a sound card would receive them. Then:
+
+* the night's audio is byte-identical whatever the mafia shoot, whoever the Commissar checks
+  (mafia or not) and whoever the Doctor heals;
+* every night step lasts the same, and morning comes at the same moment, whether a role acts at
+  once, late or not at all;
+* nothing said at night names a seat.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+import tempfile
+import wave
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from voicehost.adapters.led_private import LedPrivateChannel
+from voicehost.clock import FakeClock
+from voicehost.config import NightSettings, Settings
+from voicehost.game.effects import Private
+from voicehost.game.model import Cue, Phase
+from voicehost.host import Host
+from voicehost.journal import newest_unfinished
+from voicehost.keypad_controller import KeypadController
+from voicehost.masking import masking_sound
+from voicehost.phrases import PhraseBook
+from voicehost.ports import Key, Utterance
+from voicehost.scripted import run_script
+
+RATE = 22050
+KEY_GAP = 0.3  # seconds between two key presses of one entry
+
+# 10 players. Mafia 2, 5, 9; Commissar 4; Doctor 7. Day 1 sends seat 5 (mafia) away, so night 1
+# has the mafia (2, 9), the Commissar and the Doctor awake in turn.
+NIGHT0_AND_DAY1 = """
+2 5 9
+wait
+4
+wait
+7
+wait
+wait
+5
+.
+5 9
+.
+5
+.
+9
+.
+1
+.
+5
+.
+5
+.
+9
+.
+5
+wait
+5
+.
+wait
+wait
+8
+wait
+""".split("\n")
+
+
+# --------------------------------------------------------------------------- the recording
+
+
+class EspeakVoice:
+    """Renders announcements with the real espeak-ng Russian voice; each text once."""
+
+    def __init__(self) -> None:
+        import pyttsx3
+
+        self.engine = pyttsx3.init("espeak")
+        self.engine.setProperty("voice", "zle/ru")
+        self.clips: dict[str, np.ndarray] = {}
+
+    def render(self, text: str) -> np.ndarray:
+        if text not in self.clips:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / "clip.wav"
+                self.engine.save_to_file(text, str(path))
+                with redirect_stdout(io.StringIO()):
+                    self.engine.runAndWait()
+                with wave.open(str(path)) as clip:
+                    assert clip.getframerate() == RATE, "espeak-ng's rate changed"
+                    self.clips[text] = np.frombuffer(
+                        clip.readframes(clip.getnframes()), dtype="<i2"
+                    )
+        return self.clips[text]
+
+
+def cue_sound(cue: Cue) -> np.ndarray:
+    """Distinct short tones, one per cue (the voice-out cues may replace these)."""
+    hertz, seconds = {
+        Cue.KEY_ACK: (2000, 0.03),
+        Cue.REJECT: (300, 0.25),
+        Cue.WARNING: (880, 0.2),
+        Cue.TIME_UP: (440, 0.5),
+        Cue.SPEECH_ENDED: (660, 0.3),
+    }[cue]
+    t = np.arange(int(seconds * RATE)) / RATE
+    return (0.5 * np.sin(2 * np.pi * hertz * t) * 32767).astype(np.int16)
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Something the table hears, from clock time ``at``."""
+
+    at: float
+    what: str
+    samples: np.ndarray
+
+
+class Timeline:
+    """Speaker, CuePlayer and Background on the fake clock: what plays when, then the mix."""
+
+    def __init__(self, clock: FakeClock, voice: EspeakVoice) -> None:
+        self.clock = clock
+        self.voice = voice
+        self.placed: list[Placed] = []
+        self.background: tuple[float, np.ndarray] | None = None
+        self.backgrounds: list[tuple[float, float, np.ndarray]] = []
+        self._busy_until = 0.0
+
+    # Speaker
+    def say(self, utterance: Utterance) -> None:
+        start = max(self.clock.now(), self._busy_until)
+        clip = self.voice.render(utterance.text)
+        self.placed.append(Placed(start, utterance.text, clip))
+        self._busy_until = start + clip.size / RATE
+
+    def busy_until(self) -> float:
+        return self._busy_until
+
+    # CuePlayer
+    def play(self, cue: Cue, at: float | None = None) -> None:
+        now = self.clock.now()
+        start = now if at is None or at < now else at
+        self.placed.append(Placed(start, f"cue:{cue.value}", cue_sound(cue)))
+
+    # Background
+    def start(self, samples: Any, rate: int) -> None:
+        assert rate == RATE
+        self.background = (self.clock.now(), np.asarray(samples, dtype=np.float64))
+
+    def stop(self) -> None:
+        assert self.background is not None
+        started, loop = self.background
+        self.backgrounds.append((started, self.clock.now(), loop))
+        self.background = None
+
+    def close(self) -> None:
+        pass
+
+    # the recording
+    def first(self, text: str, after: float = 0.0) -> float:
+        return next(item.at for item in self.placed if item.what == text and item.at >= after)
+
+    def mix(self, start: float, end: float) -> bytes:
+        """The 16-bit audio from clock time ``start`` to ``end``, as the sound card gets it."""
+        out = np.zeros(round((end - start) * RATE), dtype=np.float64)
+        for item in self.placed:
+            self._add(out, start, item.at, item.samples.astype(np.float64))
+        for began, stopped, loop in self.backgrounds:
+            repeats = int(np.ceil((stopped - began) * RATE / loop.size)) + 1
+            looped = np.tile(loop * 32767, repeats)[: round((stopped - began) * RATE)]
+            self._add(out, start, began, looped)
+        return np.clip(np.round(out), -32768, 32767).astype("<i2").tobytes()
+
+    @staticmethod
+    def _add(out: np.ndarray, start: float, at: float, samples: np.ndarray) -> None:
+        offset = round((at - start) * RATE)
+        begin, end = max(0, offset), min(out.size, offset + samples.size)
+        if begin < end:
+            out[begin:end] += samples[begin - offset : end - offset]
+
+
+class LedLog:
+    """The keypad LED, seen by the Commissar alone: each state it showed, and for how long."""
+
+    def __init__(self) -> None:
+        self.shown: list[tuple[bool, float]] = []
+
+    def set(self, lit: bool) -> None:
+        self.shown.append((lit, 0.0))
+
+    def hold(self, seconds: float) -> bool:
+        lit, held = self.shown[-1]
+        self.shown[-1] = (lit, held + seconds)
+        return False  # never cut short
+
+    def close(self) -> None:
+        pass
+
+    def showed_mafia(self) -> bool:
+        """The answer window (led_seconds, 3 s by default) was lit."""
+        return (True, 3.0) in self.shown
+
+
+# --------------------------------------------------------------------------- the night
+
+
+@dataclass(frozen=True)
+class Act:
+    """A role's entry: the keys (None: no entry), the last of them ``after`` seconds into the
+    role's window; the keys before it come ``KEY_GAP`` apart."""
+
+    keys: str | None
+    after: float = 1.0
+
+
+NONE = Act(None)
+
+
+@dataclass(frozen=True)
+class Night:
+    """What happens in night 1."""
+
+    mafia: Act
+    commissar: Act
+    doctor: Act
+
+
+@dataclass
+class Recorded:
+    """A night as the table heard it, and what the Commissar's LED showed."""
+
+    audio: bytes
+    announcements: list[tuple[float, str]]
+    led: LedLog
+    transcript: list[str]
+
+
+KEYS = {"E": Key.ENTER, "M": Key.MISS}
+
+
+def settings() -> Settings:
+    return Settings(night=dataclasses.replace(NightSettings(), masking="noise"))
+
+
+@pytest.fixture(scope="module")
+def voice() -> EspeakVoice:
+    return EspeakVoice()
+
+
+def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) -> Recorded:
+    config = settings()
+    clock = FakeClock()
+    timeline = Timeline(clock, voice)
+    led = LedLog()
+    private = LedPrivateChannel(led, config.private, sleeper=led.hold)
+    loop = masking_sound(config, RATE)
+    host = Host(
+        config,
+        PhraseBook.load("ru"),
+        clock,
+        speaker=timeline,
+        cues=timeline,
+        private=private,
+        background=timeline,
+        masking=lambda: (loop, RATE),
+        journal_path=journal,
+    )
+    host.start()
+    result = run_script(NIGHT0_AND_DAY1, config, clock=clock, host=host)
+    assert result.errors == []
+    assert host.state is not None and host.state.phase is Phase.NIGHT_MAFIA
+    night_start = timeline.first("Наступает ночь, город засыпает!")
+    controller = KeypadController(host, timeline, clock)
+    for phase, act in (
+        (Phase.NIGHT_MAFIA, night.mafia),
+        (Phase.NIGHT_COMMISSAR, night.commissar),
+        (Phase.NIGHT_DOCTOR, night.doctor),
+    ):
+        assert host.state.phase is phase and host.timer is not None
+        if act.keys is not None:
+            first_key = host.timer.starts_at + act.after - KEY_GAP * (len(act.keys) - 1)
+            for number, char in enumerate(act.keys):
+                advance_to(host, clock, first_key + number * KEY_GAP)
+                controller.on_key(KEYS.get(char) or Key(char))
+                host.process_pending()
+        host.wait_timer()
+    morning = timeline.first("Город просыпается!", after=night_start)
+    private.wait_idle()
+    private.close()
+    return Recorded(
+        audio=timeline.mix(night_start, morning),
+        announcements=[
+            (round(item.at - night_start, 6), item.what)
+            for item in timeline.placed
+            if night_start <= item.at <= morning and not item.what.startswith("cue:")
+        ],
+        led=led,
+        transcript=list(host.transcript),
+    )
+
+
+def advance_to(host: Host, clock: FakeClock, when: float) -> None:
+    """Let time pass, firing each timer event at its own moment."""
+    while (deadline := host.next_deadline()) is not None and deadline <= when:
+        clock.set(deadline)
+        host.process_due()
+    clock.set(when)
+
+
+def digest(audio: bytes) -> str:
+    return hashlib.sha256(audio).hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- the proofs
+
+
+def test_the_night_sounds_the_same_whoever_is_shot_checked_or_healed(voice: EspeakVoice) -> None:
+    nights = {
+        "shoot 3, check 9 (mafia), heal 3": Night(Act("3E"), Act("9E"), Act("3E")),
+        "shoot 6, check 3 (not mafia), heal 8": Night(Act("6E"), Act("3E"), Act("8E")),
+        "shoot 10, check 1 (not mafia), heal 10": Night(Act("10E"), Act("1E"), Act("10E")),
+        "miss, check 2 (mafia), heal 7": Night(Act("M"), Act("2E"), Act("7E")),
+    }
+    recorded = {name: play_night(night, voice) for name, night in nights.items()}
+    digests = {name: digest(night.audio) for name, night in recorded.items()}
+    assert len(set(digests.values())) == 1, digests
+    some = next(iter(recorded.values()))
+    assert len(some.audio) / 2 / RATE > 40  # a real night: three windows of 15-20 s
+    # The answers did differ: the Commissar's LED showed mafia, not mafia, not mafia, mafia.
+    answers = [night.led.showed_mafia() for night in recorded.values()]
+    assert answers == [True, False, False, True]
+    # ... and so did the morning.
+    mornings = {night.transcript[-3] for night in recorded.values()}
+    assert len(mornings) > 1
+
+
+def test_every_step_lasts_the_same_whether_a_role_acts_at_once_late_or_never(
+    voice: EspeakVoice,
+) -> None:
+    at_once, late = 1.0, 14.0  # late: after «Не вижу согласованного выстрела!» (12 s)
+    nights = [
+        Night(Act("3E", at_once), Act("9E", at_once), Act("7E", at_once)),
+        Night(Act("3E", late), Act("9E", late), Act("7E", late)),
+        Night(NONE, NONE, NONE),
+        Night(Act("M", late), NONE, Act("7E", at_once)),
+    ]
+    schedules = []
+    for night in nights:
+        recorded = play_night(night, voice)
+        schedules.append(
+            [(at, text) for at, text in recorded.announcements if text != NO_AGREED_SHOT]
+        )
+        assert len(recorded.audio) == len(play_night(nights[0], voice).audio)
+    assert all(schedule == schedules[0] for schedule in schedules), schedules
+
+
+NO_AGREED_SHOT = "Не вижу согласованного выстрела!"
+
+
+def test_the_mafia_warning_comes_only_without_a_shot_and_at_its_moment(voice: EspeakVoice) -> None:
+    quick = play_night(Night(Act("3E", 1.0), NONE, NONE), voice)
+    slow = play_night(Night(NONE, NONE, NONE), voice)
+    assert NO_AGREED_SHOT not in [text for _, text in quick.announcements]
+    wakes = next(at for at, text in slow.announcements if text == "Просыпается мафия!")
+    warned = next(at for at, text in slow.announcements if text == NO_AGREED_SHOT)
+    wake_length = voice.render("Просыпается мафия!").size / RATE
+    assert warned - (wakes + wake_length) == pytest.approx(12.0, abs=0.01)
+    assert "Этой ночью мафия промахнулась." in slow.transcript
+
+
+def test_nothing_said_at_night_names_a_seat(voice: EspeakVoice) -> None:
+    recorded = play_night(Night(Act("10E"), Act("9E"), Act("10E")), voice)
+    night_texts = [text for _, text in recorded.announcements[:-1]]  # up to the morning
+    number_words = ("один", "два", "три", "пять", "шесть", "семь", "девять", "десять", "номер")
+    assert not [text for text in night_texts if any(word in text.lower() for word in number_words)]
+    assert not [text for text in night_texts if any(char.isdigit() for char in text)]
+
+
+def test_resume_after_a_power_cut_in_the_middle_of_the_night(
+    voice: EspeakVoice, tmp_path: Path
+) -> None:
+    journal = tmp_path / "journals" / "game.jsonl"
+    journal.parent.mkdir()
+    play_night(Night(Act("3E"), Act("9E"), Act("4E")), voice, journal=journal)
+    lines = journal.read_text(encoding="utf-8").splitlines(keepends=True)
+    # The power goes while the Commissar's check is being written: the shot is on disk.
+    check = max(i for i, line in enumerate(lines) if '"seats": [9]' in line)
+    journal.write_text("".join(lines[:check]) + lines[check][: len(lines[check]) // 2])
+    assert newest_unfinished(journal.parent) == journal  # what `play --resume-or-start` picks
+
+    config = settings()
+    clock = FakeClock(start=10_000.0)
+    timeline = Timeline(clock, voice)
+    host = Host(
+        config,
+        PhraseBook.load("ru"),
+        clock,
+        speaker=timeline,
+        cues=timeline,
+        private=LedPrivateChannel(LedLog(), config.private, sleeper=lambda seconds: False),
+        journal_path=journal,
+    )
+    host.resume()
+    assert host.transcript[:2] == ["Продолжаем игру.", "Просыпается комиссар!"]
+    assert host.state is not None and host.state.night_actions.shot == 3
+    controller = KeypadController(host, timeline, clock)
+    for key in (Key.D9, Key.ENTER):
+        controller.on_key(key)
+        host.process_pending()
+    host.wait_timer()
+    controller.on_key(Key.D4)
+    controller.on_key(Key.ENTER)
+    host.process_pending()
+    host.wait_timer()
+    assert "Этой ночью мафия убила игрока номер три." in host.transcript
+    assert "Комиссар нашёл мафию." in host.transcript
