@@ -30,7 +30,6 @@ import pytest
 from voicehost.adapters.led_private import LedPrivateChannel
 from voicehost.clock import FakeClock
 from voicehost.config import NightSettings, Settings
-from voicehost.game.effects import Private
 from voicehost.game.model import Cue, Phase
 from voicehost.host import Host
 from voicehost.journal import newest_unfinished
@@ -77,7 +76,7 @@ wait
 wait
 8
 wait
-""".split("\n")
+""".splitlines()
 
 
 # --------------------------------------------------------------------------- the recording
