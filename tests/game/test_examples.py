@@ -1,0 +1,122 @@
+"""Every script in examples/ plays a whole game to a win, and shows what it says it shows."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from gamekit import REPO
+
+from voicehost import config
+from voicehost.commandline import strip_comment
+from voicehost.scripted import ScriptResult, run_script
+
+EXAMPLES = REPO / "examples"
+
+
+def _said(result: ScriptResult, text: str) -> int:
+    return sum(1 for line in result.transcript if text in line)
+
+
+def _departures(result: ScriptResult, how: str) -> list[int]:
+    return [d["seat"] for d in result.protocol["departures"] if d["how"] == how]
+
+
+def town_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "red"
+    assert _departures(result, "vote") == [5, 9, 2]
+    assert [n["saved"] for n in protocol["nights"][1:]] == [True, True]
+
+
+def mafia_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "black"
+    assert _said(result, "Не вижу согласованного выстрела!") == 1
+    assert _said(result, "Комиссар покидает стол без последнего слова.") == 1
+    night1 = protocol["nights"][1]
+    assert (night1["killed"], night1["check"], night1["check_announced"]) == (3, 8, False)
+    assert not any("Комиссар нашёл" in line for line in result.transcript)
+    # the morning of night 2: 3 black against 3 red
+    seats = {s["seat"]: s for s in protocol["seats"]}
+    black = [s for s, v in seats.items() if v["at_table"] and v["role"] == "mafia"]
+    red = [s for s, v in seats.items() if v["at_table"] and v["role"] != "mafia"]
+    assert len(black) == len(red) == 3
+
+
+def revote_and_third_vote(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "red"
+    day1, day2 = protocol["days"]
+    assert [v["round"] for v in day1["votes"]] == [1, 2]
+    assert day1["third_vote"]["outcome"] == "all_stay"
+    assert (day1["third_vote"]["votes_for"], day1["third_vote"]["voters"]) == (4, 8)
+    assert [v["round"] for v in day2["votes"]] == [1, 2]
+    assert day2["third_vote"]["outcome"] == "all_leave"
+    assert (day2["third_vote"]["votes_for"], day2["third_vote"]["voters"]) == (4, 6)
+    assert day2["left"] == [3, 6, 9]
+    assert _said(result, "Повторное голосование") == 2
+
+
+def doctor_save(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "red"
+    nights = protocol["nights"][1:]
+    assert [(n["shot"], n["heal"], n["saved"]) for n in nights] == [(1, 1, True), (6, 6, True)]
+    assert _said(result, "Этой ночью доктор спас жителя города.") == 2
+    assert _departures(result, "kill") == []
+
+
+def disqualification(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "red"
+    assert _departures(result, "disqualified") == [6, 7, 8]
+    night_foul = [f for f in protocol["fouls"] if f["phase"].startswith("night")]
+    assert [(f["seat"], f["disqualified"]) for f in night_foul] == [(6, True)]
+    assert _said(result, "Ночью за нарушение дисквалифицирован игрок номер шесть") == 1
+    assert _said(result, "Замечание игроку") == 4
+    assert not any(
+        line.startswith("Последнее слово игроку номер семь") for line in result.transcript
+    )
+
+
+FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
+    "town-wins.txt": town_wins,
+    "mafia-wins.txt": mafia_wins,
+    "revote-and-third-vote.txt": revote_and_third_vote,
+    "doctor-save.txt": doctor_save,
+    "disqualification.txt": disqualification,
+}
+
+
+def test_every_example_has_its_fact_checked() -> None:
+    assert sorted(p.name for p in EXAMPLES.glob("*.txt")) == sorted(FACTS)
+
+
+@pytest.mark.parametrize("name", sorted(FACTS))
+def test_the_example_plays_to_a_win_without_a_rejected_line(name: str) -> None:
+    path = EXAMPLES / name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    result = run_script(lines, config.loads(""))
+    assert result.errors == []
+    assert result.host.over
+    assert result.protocol["winner"] in ("red", "black")
+    assert result.transcript[-1].startswith("Игра окончена")
+    FACTS[name](result, result.protocol)
+
+
+@pytest.mark.parametrize("name", sorted(FACTS))
+def test_the_example_ends_on_its_last_command(name: str) -> None:
+    lines = (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    last_command = max(i for i, line in enumerate(lines) if strip_comment(line))
+    result = run_script(lines[:last_command], config.loads(""))
+    assert result.errors == []
+    assert not result.host.over
+
+
+@pytest.mark.parametrize("name", sorted(FACTS))
+def test_the_example_explains_itself(name: str) -> None:
+    """Line by line: a header saying what the game shows, and comments on the commands."""
+    lines = (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
+    assert lines[0].startswith("# A 10-player game")
+    commands = [line for line in lines if strip_comment(line)]
+    commented = [line for line in commands if "#" in line]
+    assert len(commented) >= len(commands) // 3
+    sections = [line for line in lines if line.startswith("# ----")]
+    assert any("Night 0" in line for line in sections) and any("Day 1" in line for line in sections)
