@@ -8,6 +8,13 @@ BIN := $(VENV)/bin
 CONFIG ?= config.yaml
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils
+# Raspberry Pi OS (aarch64, armv7l): PyPI has no evdev wheel for either, and no numpy, pyyaml or
+# cffi wheel for armv7l, so Debian's builds are used and the venv sees them: nothing is compiled.
+# gcc is the fallback for a package with neither a wheel nor a Debian build (docs/RASPBERRY_PI.md).
+ifneq ($(filter aarch64 armv7l armv6l,$(shell uname -m)),)
+APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
+VENV_FLAGS := --system-site-packages
+endif
 
 .PHONY: run test system venv dev lint typecheck pytest phrases bench clean
 
@@ -30,7 +37,7 @@ system: .stamp-system
 
 venv: .stamp-venv
 .stamp-venv: .stamp-system pyproject.toml
-	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV)
+	[ -x $(BIN)/python ] || $(PYTHON) -m venv $(VENV_FLAGS) $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e .
 	@touch $@

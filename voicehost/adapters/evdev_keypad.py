@@ -81,7 +81,7 @@ def list_input_devices() -> list[KeypadInfo]:
 
 def _describe(evdev: Any, path: str) -> KeypadInfo | None:
     try:
-        device = evdev.InputDevice(path, readonly=True)
+        device = _open_for_probing(evdev, path)
     except OSError:
         return None
     try:
@@ -95,6 +95,15 @@ def _describe(evdev: Any, path: str) -> KeypadInfo | None:
         _code_name(evdev.ecodes.LED, code) for code in capabilities.get(evdev.ecodes.EV_LED, ())
     )
     return KeypadInfo(path=path, name=name, leds=leds, is_keypad=digit_codes <= codes)
+
+
+def _open_for_probing(evdev: Any, path: str) -> Any:
+    """Open read-only where evdev allows it (1.7+): some keypads re-assert their LEDs when a
+    program opens them for writing. Debian 12's python3-evdev 1.6 has no such option."""
+    try:
+        return evdev.InputDevice(path, readonly=True)
+    except TypeError:
+        return evdev.InputDevice(path)
 
 
 def _code_name(table: Mapping[int, Any], code: int) -> str:
