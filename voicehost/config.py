@@ -112,6 +112,14 @@ class ListenerSettings:
     silence_seconds: float = _range(0.1, 3, 0.6)
     fillers: bool = True
     sample_rate: int = _range(8000, 48000, 16000)
+    filler_count: int = _range(1, 5000, 20)
+    """How many words of the model's vocabulary stand in for other speech (with ``fillers``)."""
+    min_confidence: float = _range(0, 1, 0.0)
+    """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
+    echo_tail_seconds: float = _range(0, 3, 0.3)
+    """After the host stops speaking, the microphone stays ignored this long (room echo)."""
+    block_seconds: float = _range(0.01, 0.5, 0.05)
+    """Microphone audio is handed to Vosk in blocks this long (seconds)."""
 
 
 @dataclass(frozen=True)

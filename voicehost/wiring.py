@@ -26,8 +26,40 @@ def make_audio(settings: Settings, clock: Clock, book: PhraseBook) -> tuple[Spea
 
 
 def make_listener(settings: Settings, clock: Clock) -> Listener | None:
-    """The stop-word Listener (voice in), or None when disabled or no model is installed."""
-    return None
+    """The stop-word Listener (voice in), or None when disabled or no model is installed.
+
+    With no model, no vosk package or no microphone, one log line says so (and how to install
+    a model) and the game goes on with speeches ended from the keyboard or the keypad. A model
+    that does not know the stop words is an error (VocabularyError): it is the wrong model.
+    """
+    if not settings.listener.enabled:
+        return None
+    from voicehost.errors import DeviceError, MissingDependency
+    from voicehost.models import find_model, install_hint
+
+    folder = find_model(settings)
+    if folder is None:
+        log.warning(
+            "no %s speech model in %s: speeches end from the keyboard or keypad. Install one "
+            "with %s",
+            settings.language,
+            settings.path(settings.listener.models_dir),
+            install_hint(settings.language),
+        )
+        return None
+    from voicehost.adapters.vosk_listener import build_listener
+    from voicehost.phrases import PhraseBook
+
+    stop_words = PhraseBook.load(settings.language).stop_words
+    try:
+        listener = build_listener(settings, clock, folder, stop_words)
+        opener = getattr(listener.source, "open", None)
+        if callable(opener):
+            opener()
+    except (MissingDependency, DeviceError) as exc:
+        log.warning("%s: speeches end from the keyboard or keypad", exc)
+        return None
+    return listener
 
 
 def make_keypad(settings: Settings) -> Keypad | None:
