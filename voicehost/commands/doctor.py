@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import functools
+import importlib
 import io
 import json
 import math
@@ -338,7 +339,7 @@ def check_model(settings: Settings, options: Options) -> Finding:
         f"run `voicehost models fetch {settings.language}`, or copy a model zip on a USB stick "
         "and run `voicehost models install FILE.zip`"
     )
-    folder = find_model(settings)
+    folder = _find_model(settings)
     if folder is None:
         where = settings.path(settings.listener.models_dir)
         return Finding(
@@ -362,6 +363,20 @@ def check_model(settings: Settings, options: Options) -> Finding:
             f"use a {settings.language} model: " + fix_fetch,
         )
     return Finding(name, Status.OK, f"{folder.name} knows the stop words {', '.join(words)}")
+
+
+def _voice_in_models() -> Any:
+    """The voice-in's model module (the game's own lookup and word list), if installed."""
+    try:
+        return importlib.import_module("voicehost.models")
+    except ImportError:
+        return None
+
+
+def _find_model(settings: Settings) -> Path | None:
+    """The voice-in's own model lookup when it is there (the one the game uses), else ours."""
+    models = _voice_in_models()
+    return find_model(settings) if models is None else models.find_model(settings)
 
 
 def find_model(settings: Settings) -> Path | None:
@@ -391,7 +406,14 @@ def _stop_words(language: str) -> list[str]:
 
 
 def missing_stop_words(folder: Path, words: list[str]) -> list[str]:
-    """The words the model does not know: from graph/words.txt, or by asking Vosk itself."""
+    """The words the model does not know: from its word list, or by asking Vosk itself."""
+    models = _voice_in_models()
+    if models is not None:
+        try:
+            known = set(models.model_vocabulary(folder))
+        except VoicehostError:
+            return _missing_by_vosk(folder, words)  # no readable word table: ask Vosk
+        return [word for word in words if word not in known]
     listed = folder / "graph" / "words.txt"
     if listed.is_file():
         with listed.open(encoding="utf-8") as vocabulary:
@@ -456,10 +478,12 @@ def check_keypad(settings: Settings, options: Options) -> Finding:
     found = find_keypad(settings.keypad.device)
     if found is None:
         wanted = f"«{settings.keypad.device}»" if settings.keypad.device else "numeric keypad"
+        names = ", ".join(f"«{info.name}»" for info in devices[:6])
         return Finding(
             name,
             severity,
-            f"no {wanted} found among {len(devices)} input devices",
+            f"no {wanted} found among {len(devices)} input devices"
+            + (f": {names}" if names else ""),
             "plug in a USB numeric keypad (or set keypad.device to its name: the list above, or "
             "`cat /proc/bus/input/devices`)",
         )
