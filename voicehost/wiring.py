@@ -7,7 +7,9 @@ keypad still runs the keyboard game.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
     from voicehost.adapters.text import Screen
@@ -18,11 +20,77 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def make_audio(settings: Settings, clock: Clock, book: PhraseBook) -> tuple[Speaker, CuePlayer]:
-    """The table's speaker and cue player (voice out). Falls back to text when there is none."""
+def make_audio(
+    settings: Settings, clock: Clock, book: PhraseBook, *, audio_out: Path | None = None
+) -> tuple[Speaker, CuePlayer]:
+    """The table's speaker and cue player (voice out). Falls back to text when there is none.
+
+    Every piece of every announcement is made ready first (the audio cache is filled if it is
+    incomplete), so the game never waits for synthesis. The returned object is one
+    ``SoundOutput`` for both ports; it is also the night's ``Background``. A missing Russian
+    voice stops here with the install hint; a missing sound card is said once, on one line, and
+    the game goes on with text (still recorded when ``audio_out`` is given).
+    """
     from voicehost.adapters.text import SilentCues, TextSpeaker
 
-    return TextSpeaker(clock), SilentCues()
+    if settings.voice.engine == "text":
+        if audio_out is not None:
+            log.warning("voice.engine is text: nothing to record to %s", audio_out)
+        return TextSpeaker(clock), SilentCues()
+    from voicehost.adapters.sound import open_sound_output
+    from voicehost.errors import DeviceError
+    from voicehost.speech import speech_library
+
+    library = speech_library(settings)
+    report = library.prepare(book.all_segments())
+    log.info("voice: %s", report.describe())
+    try:
+        output = open_sound_output(
+            clock,
+            library,
+            rate=settings.audio.sample_rate,
+            cue_volume=settings.audio.cue_volume,
+            device=settings.audio.output_device,
+            audio_out=audio_out,
+        )
+    except DeviceError as exc:
+        print(f"voicehost: {exc}. Announcements are shown as text.", file=sys.stderr)
+        return TextSpeaker(clock), SilentCues()
+    return output, output
+
+
+def make_recording(
+    settings: Settings,
+    audio_out: Path,
+    *,
+    book: PhraseBook | None = None,
+    echo: TextIO | None = sys.stdout,
+) -> dict[str, Any]:
+    """``run_script`` keywords that record a scripted game's audio to ``audio_out``.
+
+    The script's FakeClock places every sound; ``speaker.finish()`` (or ``close()``) renders
+    the whole timeline to the file. Announcements are still printed to ``echo``.
+    """
+    from voicehost.adapters.sound import open_sound_output
+    from voicehost.clock import FakeClock
+    from voicehost.phrases import PhraseBook
+    from voicehost.speech import speech_library
+
+    book = book or PhraseBook.load(settings.language)
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    clock = FakeClock()
+    output = open_sound_output(
+        clock,
+        library,
+        rate=settings.audio.sample_rate,
+        cue_volume=settings.audio.cue_volume,
+        device="",
+        use_device=False,
+        audio_out=audio_out,
+        echo=echo,
+    )
+    return {"speaker": output, "cues": output, "clock": clock, "book": book}
 
 
 def make_listener(settings: Settings, clock: Clock) -> Listener | None:

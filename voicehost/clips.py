@@ -1,0 +1,193 @@
+"""Audio clips and the few sound operations voice out needs: pure numpy, no device.
+
+A ``Clip`` is mono float32 samples in -1..1 at a sample rate. Everything the table hears (an
+announcement, a cue, the night's masking loop) is a Clip before the mixer places it in time.
+
+Loudness is measured as *gated RMS*: the energy of the 20 ms windows that carry sound (louder
+than -60 dBFS and within 30 dB of the loudest window), so pauses and silent padding do not
+lower the figure. Recordings and synthesis levelled to the same gated RMS sound equally loud.
+"""
+
+from __future__ import annotations
+
+import io
+import wave
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+from voicehost.errors import VoicehostError
+
+Samples = npt.NDArray[np.float32]
+
+LOUDNESS_WINDOW_SECONDS = 0.02
+"""Window length for gated loudness (seconds)."""
+
+LOUDNESS_ABSOLUTE_GATE_DBFS = -60.0
+"""Windows quieter than this are silence and do not count towards loudness."""
+
+LOUDNESS_RELATIVE_GATE_DB = 30.0
+"""Windows this far below the loudest window are pauses and do not count either."""
+
+SILENCE_THRESHOLD = 10 ** (-50 / 20)
+"""Amplitude below which the ends of a clip count as silence and are trimmed (-50 dBFS)."""
+
+LIMITER_KNEE = 0.8
+"""Peaks above this amplitude are softly compressed so that levelling never clips."""
+
+
+class AudioFileError(VoicehostError):
+    """An audio file cannot be read or written; the text names the file and what to do."""
+
+
+@dataclass(frozen=True, eq=False)
+class Clip:
+    """Mono audio: float32 ``samples`` in -1..1 at ``rate`` hertz."""
+
+    samples: Samples
+    rate: int
+
+    @property
+    def duration(self) -> float:
+        """Length in seconds."""
+        return len(self.samples) / self.rate
+
+    @property
+    def frames(self) -> int:
+        """Length in samples."""
+        return len(self.samples)
+
+
+def silence(seconds: float, rate: int) -> Clip:
+    """A silent clip of ``seconds``."""
+    return Clip(np.zeros(max(0, round(seconds * rate)), dtype=np.float32), rate)
+
+
+def from_int16(data: bytes, rate: int) -> Clip:
+    """A clip from little-endian 16-bit PCM bytes."""
+    samples = np.frombuffer(data, dtype="<i2").astype(np.float32) / 32768.0
+    return Clip(samples, rate)
+
+
+def to_int16(samples: Samples) -> bytes:
+    """Little-endian 16-bit PCM bytes of float samples (clipped to full scale)."""
+    scaled = np.clip(samples, -1.0, 1.0) * 32767.0
+    return np.round(scaled).astype("<i2").tobytes()
+
+
+def read_wav(path: Path) -> Clip:
+    """A 16-bit PCM WAV file (mono, or stereo mixed down to mono)."""
+    try:
+        with wave.open(str(path), "rb") as reader:
+            channels = reader.getnchannels()
+            width = reader.getsampwidth()
+            rate = reader.getframerate()
+            data = reader.readframes(reader.getnframes())
+    except (OSError, EOFError, wave.Error) as exc:
+        raise AudioFileError(f"cannot read {path}: {exc}; delete it and render it again") from exc
+    if width != 2:
+        raise AudioFileError(f"{path}: only 16-bit WAV is read here, not {8 * width}-bit")
+    clip = from_int16(data, rate)
+    if channels > 1:
+        frames = clip.samples[: len(clip.samples) // channels * channels]
+        clip = Clip(frames.reshape(-1, channels).mean(axis=1).astype(np.float32), rate)
+    return clip
+
+
+def write_wav(clip: Clip, path: Path | io.BufferedIOBase) -> None:
+    """Write a clip as mono 16-bit PCM WAV (to a path or an open binary file)."""
+    target = str(path) if isinstance(path, Path) else path
+    with wave.open(target, "wb") as writer:  # type: ignore[arg-type]  # wave takes both
+        writer.setnchannels(1)
+        writer.setsampwidth(2)
+        writer.setframerate(clip.rate)
+        writer.writeframes(to_int16(clip.samples))
+
+
+def resample(clip: Clip, rate: int) -> Clip:
+    """The clip at ``rate`` hertz (linear interpolation: plenty for speech and cues)."""
+    if clip.rate == rate or clip.frames == 0:
+        return clip if clip.rate == rate else Clip(clip.samples, rate)
+    length = max(1, round(clip.frames * rate / clip.rate))
+    old_times = np.arange(clip.frames, dtype=np.float64) / clip.rate
+    new_times = np.arange(length, dtype=np.float64) / rate
+    return Clip(np.interp(new_times, old_times, clip.samples).astype(np.float32), rate)
+
+
+def trim_silence(clip: Clip, margin_seconds: float = 0.01) -> Clip:
+    """The clip without the silence at its ends (keeping ``margin_seconds`` of each)."""
+    loud = np.flatnonzero(np.abs(clip.samples) > SILENCE_THRESHOLD)
+    if len(loud) == 0:
+        return Clip(clip.samples[:0], clip.rate)
+    margin = round(margin_seconds * clip.rate)
+    start = max(0, int(loud[0]) - margin)
+    end = min(clip.frames, int(loud[-1]) + 1 + margin)
+    return Clip(clip.samples[start:end], clip.rate)
+
+
+def window_levels_dbfs(clip: Clip, window_seconds: float = LOUDNESS_WINDOW_SECONDS) -> Samples:
+    """RMS level of each window of the clip, in dBFS (-inf for digital silence)."""
+    window = max(1, round(window_seconds * clip.rate))
+    count = clip.frames // window
+    if count == 0:
+        count, window = 1, max(1, clip.frames)
+    frames = clip.samples[: count * window].astype(np.float64).reshape(count, window)
+    energy = np.mean(frames**2, axis=1)
+    with np.errstate(divide="ignore"):
+        return (10.0 * np.log10(energy)).astype(np.float32)
+
+
+def loudness_dbfs(clip: Clip) -> float:
+    """Gated RMS loudness in dBFS; -inf for a silent clip (see the module text)."""
+    if clip.frames == 0:
+        return float("-inf")
+    levels = window_levels_dbfs(clip)
+    audible = levels[levels > LOUDNESS_ABSOLUTE_GATE_DBFS]
+    if len(audible) == 0:
+        return float("-inf")
+    kept = audible[audible > audible.max() - LOUDNESS_RELATIVE_GATE_DB]
+    mean_energy = float(np.mean(10.0 ** (kept.astype(np.float64) / 10.0)))
+    return 10.0 * float(np.log10(mean_energy))
+
+
+def soft_limit(samples: Samples, knee: float = LIMITER_KNEE) -> Samples:
+    """Compress peaks above ``knee`` smoothly towards full scale; quieter samples are untouched."""
+    magnitude = np.abs(samples)
+    over = magnitude > knee
+    if not np.any(over):
+        return samples
+    headroom = 1.0 - knee
+    limited = samples.copy()
+    excess = (magnitude[over] - knee) / headroom
+    limited[over] = np.sign(samples[over]) * (knee + headroom * np.tanh(excess))
+    return limited
+
+
+def normalise(clip: Clip, target_dbfs: float, gain: float = 1.0) -> Clip:
+    """The clip levelled to ``target_dbfs`` gated loudness, times ``gain``, peaks limited.
+
+    A silent clip is returned as it is.
+    """
+    level = loudness_dbfs(clip)
+    if not np.isfinite(level):
+        return clip
+    factor = np.float32(10 ** ((target_dbfs - level) / 20) * gain)
+    return Clip(soft_limit((clip.samples * factor).astype(np.float32)), clip.rate)
+
+
+def concatenate(clips: Sequence[Clip], pauses: Sequence[float], rate: int) -> Clip:
+    """Clips one after another with ``pauses[i]`` seconds of silence after clip ``i``.
+
+    ``pauses`` has one entry fewer than ``clips`` (a trailing entry is ignored).
+    """
+    parts: list[Samples] = []
+    for index, clip in enumerate(clips):
+        parts.append(resample(clip, rate).samples)
+        if index < len(clips) - 1 and index < len(pauses):
+            parts.append(np.zeros(max(0, round(pauses[index] * rate)), dtype=np.float32))
+    if not parts:
+        return Clip(np.zeros(0, dtype=np.float32), rate)
+    return Clip(np.concatenate(parts).astype(np.float32), rate)
