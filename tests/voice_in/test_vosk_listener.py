@@ -1,0 +1,217 @@
+"""The Listener with the real Vosk Korean model and espeak-ng speech (no Vosk mocks).
+
+Korean stand-ins for the Russian stop words: 감사합니다 («спасибо») and 패스 («пас»).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from voicehost.adapters.microphone import ArraySource
+from voicehost.adapters.vosk_listener import (
+    AudioDropped,
+    ListenerEvent,
+    ListenerTuning,
+    StopWordRecognizer,
+    VocabularyError,
+    VoskListener,
+    WordsHeard,
+    grammar_words,
+)
+from voicehost.clock import FakeClock
+from voicehost.listening import Decision, Verdict
+from voicehost.models import model_vocabulary
+
+RATE = 16000
+STOP_WORDS = ("감사합니다", "패스")
+SILENCE = 0.6
+FILLERS = 20
+
+
+@dataclass
+class Heard:
+    """What one run of the Listener reported."""
+
+    listener: VoskListener
+    events: list[ListenerEvent] = field(default_factory=list)
+    stops: list[int] = field(default_factory=list)
+
+    def decisions(self, verdict: Verdict) -> list[Decision]:
+        return [e for e in self.events if isinstance(e, Decision) and e.verdict is verdict]
+
+    @property
+    def words(self) -> list[str]:
+        return [w.word for e in self.events if isinstance(e, WordsHeard) for w in e.words]
+
+
+def make_listener(model, fillers: int = FILLERS, silence: float = SILENCE) -> Heard:
+    words = grammar_words(model, STOP_WORDS, fillers)
+    recognizer = StopWordRecognizer(model, words, RATE)
+    heard = Heard(listener=None)  # type: ignore[arg-type]
+    tuning = ListenerTuning(silence_seconds=silence, echo_tail_seconds=0.3)
+    source = ArraySource(np.zeros(0, dtype=np.int16), RATE)
+    heard.listener = VoskListener(
+        recognizer, source, FakeClock(), STOP_WORDS, tuning, heard.events.append
+    )
+    heard.listener._on_stop_word = heard.stops.append
+    return heard
+
+
+def play(
+    heard: Heard, samples: np.ndarray, at_time: Callable[[float], None] | None = None
+) -> Heard:
+    """Feed a recording block by block on this thread (the Listener thread's own code path)."""
+    for block in ArraySource(samples, RATE, block_seconds=0.05).blocks():
+        if at_time is not None:
+            at_time(block.captured_at)
+        heard.listener.process(block)
+    return heard
+
+
+@pytest.fixture
+def listener(korean_model) -> Heard:
+    return make_listener(korean_model)
+
+
+def test_a_stop_word_as_the_last_word_ends_the_speech_after_the_silence(listener, record):
+    recording = record(["저는 오번을 의심합니다", 1.0, "감사합니다", 2.0])
+    listener.listener.listen(7)
+
+    play(listener, recording.samples)
+
+    assert listener.stops == [7]
+    [ended] = listener.decisions(Verdict.SPEECH_ENDED)
+    assert ended.word.word == "감사합니다"
+    waited = ended.at - recording.speech_ends[1]
+    assert SILENCE <= waited <= SILENCE + 0.2, waited
+
+
+def test_a_stop_word_in_mid_speech_does_not_end_it(listener, record):
+    # «감사합니다» then, after a short breath, more speech: only the last stop word counts.
+    recording = record(["감사합니다", 0.25, "패스", 2.0])
+    listener.listener.listen(1)
+
+    play(listener, recording.samples)
+
+    [ignored] = listener.decisions(Verdict.FOLLOWED_BY_SPEECH)
+    assert ignored.word.word == "감사합니다"
+    assert "패스" in ignored.reason
+    [ended] = listener.decisions(Verdict.SPEECH_ENDED)
+    assert ended.word.word == "패스"
+    assert ended.at >= recording.speech_ends[1] + SILENCE
+    assert listener.stops == [1]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["감사합니다, 그리고 저는 칠번을 의심합니다", "감사합니다. 어젯밤에 아무 일도 없었습니다"],
+)
+def test_thanks_at_the_start_of_a_sentence_does_not_end_the_speech(listener, record, sentence):
+    recording = record([sentence, 2.0])
+    listener.listener.listen(1)
+
+    play(listener, recording.samples)
+
+    assert listener.stops == []
+    assert listener.decisions(Verdict.SPEECH_ENDED) == []
+
+
+def test_the_host_s_own_voice_is_not_heard(listener, record):
+    # The host says «감사합니다» (dropped by the echo guard); then the player says «패스».
+    recording = record(["감사합니다", 2.0, "패스", 2.0])
+    listener.listener.listen(3)
+    listener.listener.deafen_until(recording.speech_ends[0])
+
+    play(listener, recording.samples)
+
+    assert any(isinstance(event, AudioDropped) for event in listener.events)
+    [ended] = listener.decisions(Verdict.SPEECH_ENDED)
+    assert ended.word.word == "패스"
+    assert listener.stops == [3]
+
+
+def test_without_the_echo_guard_the_host_s_voice_would_end_the_speech(listener, record):
+    recording = record(["감사합니다", 2.0, "패스", 2.0])
+    listener.listener.listen(3)
+
+    play(listener, recording.samples)
+
+    assert listener.decisions(Verdict.SPEECH_ENDED)[0].word.word == "감사합니다"
+
+
+def test_deaf_until_listen_and_after_stop_listening(listener, record):
+    recording = record(["감사합니다", 1.5, "패스", 1.5, "감사합니다", 1.5])
+    first_end, second_end, _ = recording.speech_ends
+    clock = listener.listener.clock
+    assert isinstance(clock, FakeClock)
+
+    def host(now: float) -> None:
+        clock.set(now)
+        if now >= first_end + 1.0 and listener.listener._token is None and not listener.stops:
+            listener.listener.listen(2)  # the second speech starts before «패스»
+        if now >= second_end + 1.2:
+            listener.listener.stop_listening()  # the timer ran out: deaf again
+
+    play(listener, recording.samples, host)
+
+    assert listener.stops == [2]
+    assert [d.word.word for d in listener.decisions(Verdict.SPEECH_ENDED)] == ["패스"]
+    assert "감사합니다" not in listener.words
+
+
+def test_a_speech_ends_once_even_if_more_stop_words_follow(listener, record):
+    recording = record(["감사합니다", 1.5, "패스", 1.5])
+    listener.listener.listen(4)
+
+    play(listener, recording.samples)
+
+    assert listener.stops == [4]
+
+
+def test_word_times_restart_after_a_reset(korean_model, record):
+    recording = record(["감사합니다", 1.0])
+    recognizer = StopWordRecognizer(korean_model, STOP_WORDS, RATE)
+    recognizer.accept(recording.samples)
+    first = recognizer.finish().words
+    recognizer.reset()
+    recognizer.accept(recording.samples)
+    again = recognizer.finish().words
+
+    assert [w.word for w in first] == [w.word for w in again] == ["감사합니다"]
+    assert again[0].start == pytest.approx(first[0].start, abs=0.05)
+    assert again[0].end <= recording.seconds
+
+
+def test_a_model_of_another_language_is_refused_with_the_missing_words(korean_model):
+    with pytest.raises(VocabularyError) as error:
+        grammar_words(korean_model, ("감사합니다", "спасибо", "пас"), 0)
+
+    message = str(error.value)
+    assert "«спасибо», «пас»" in message
+    assert "감사합니다" not in message
+    assert "another language" in message
+    assert error.value.missing == ("спасибо", "пас")
+
+
+def test_the_grammar_has_the_stop_words_and_fillers_from_the_model(korean_model):
+    words = grammar_words(korean_model, STOP_WORDS, FILLERS)
+
+    assert words[:2] == STOP_WORDS
+    assert "[unk]" not in words  # the Korean model has none
+    fillers = words[2:]
+    assert len(fillers) == FILLERS
+    assert all(korean_model.knows(word) for word in fillers)
+    assert not any(stop in filler for stop in STOP_WORDS for filler in fillers)
+
+
+def test_the_vocabulary_is_read_from_the_graph_when_there_is_no_words_txt(korean_folder):
+    assert not (korean_folder / "graph" / "words.txt").exists()
+
+    vocabulary = model_vocabulary(korean_folder)
+
+    assert len(vocabulary) > 100_000
+    assert {"감사합니다", "패스"} <= set(vocabulary)
