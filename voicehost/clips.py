@@ -191,3 +191,54 @@ def concatenate(clips: Sequence[Clip], pauses: Sequence[float], rate: int) -> Cl
     if not parts:
         return Clip(np.zeros(0, dtype=np.float32), rate)
     return Clip(np.concatenate(parts).astype(np.float32), rate)
+
+
+@dataclass(frozen=True)
+class Cut:
+    """A stretch removed from a clip: ``removed`` samples from ``position`` of the original."""
+
+    position: int
+    removed: int
+
+
+def compress_silences(
+    clip: Clip,
+    longest_seconds: float,
+    threshold_dbfs: float = -55.0,
+    window_seconds: float = 0.01,
+) -> tuple[Clip, list[Cut]]:
+    """Shorten every silence longer than ``longest_seconds`` to that length.
+
+    The middle of a long silence is removed (its two ends stay, so sounds keep their decay and
+    onset). Returns the new clip and the cuts, for mapping positions (``position_after_cuts``).
+    """
+    window = max(1, round(window_seconds * clip.rate))
+    quiet = window_levels_dbfs(clip, window_seconds) < threshold_dbfs
+    keep_each_side = round(longest_seconds * clip.rate / 2)
+    cuts: list[Cut] = []
+    run_start: int | None = None
+    for index, is_quiet in enumerate([*quiet.tolist(), False]):
+        if is_quiet and run_start is None:
+            run_start = index
+        elif not is_quiet and run_start is not None:
+            first, last = run_start * window, index * window
+            if last - first > 2 * keep_each_side:
+                cuts.append(Cut(first + keep_each_side, last - first - 2 * keep_each_side))
+            run_start = None
+    parts: list[Samples] = []
+    cursor = 0
+    for cut in cuts:
+        parts.append(clip.samples[cursor : cut.position])
+        cursor = cut.position + cut.removed
+    parts.append(clip.samples[cursor:])
+    return Clip(np.concatenate(parts).astype(np.float32), clip.rate), cuts
+
+
+def position_after_cuts(position: int, cuts: Sequence[Cut]) -> int:
+    """Where sample ``position`` of the original is after ``cuts`` (a cut sample: the cut's end)."""
+    moved = position
+    for cut in cuts:
+        if cut.position >= position:
+            break
+        moved -= min(cut.removed, position - cut.position)
+    return moved
