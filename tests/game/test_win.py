@@ -165,3 +165,28 @@ def test_candidates_sent_away_together_are_counted_together() -> None:
     table.last_words()
     assert [p["seat"] for p in params_of(table.log, "day.last_words")] == [1, 2, 5]
     assert table.phase is Phase.NIGHT_MAFIA
+
+
+def test_night_0_disqualifications_are_counted_in_the_first_morning() -> None:
+    """Both mafia of an 8-seat table peek on night 0: the town has won when the city wakes."""
+    table = Table(make_settings(8))
+    table.foul(1)
+    table.foul(2)
+    table.register(mafia=(1, 2), commissar=3, doctor=4)
+    assert keys(table.log)[-4:] == [
+        "morning.city_wakes",
+        "morning.disqualified",
+        "morning.disqualified",
+        "game.red_wins",
+    ]
+    assert "day.discussion" not in table.said()
+    assert_won(table, Team.RED)
+
+
+def test_black_can_win_in_the_first_morning_after_night_0_disqualifications() -> None:
+    table = Table(make_settings(8))
+    for seat in (5, 6, 7, 8):
+        table.foul(seat)
+    table.register(mafia=(1, 2), commissar=3, doctor=4)  # 2 black against 2 red
+    assert keys(table.log)[-2:] == ["morning.disqualified", "game.black_wins"]
+    assert_won(table, Team.BLACK)

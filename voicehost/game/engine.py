@@ -153,8 +153,8 @@ class Engine:
 
     def winner(self, state: GameState) -> Team | None:
         """The team that has won, if any (checked after every departure)."""
-        if state.phase in REGISTRATION_STEPS:
-            return None
+        if any(player.role is None for player in state.players.values()):
+            return None  # night 0: the roles are not all known until the morning
         if state.living_of(Team.BLACK) == 0:
             return Team.RED
         if state.living_of(Team.BLACK) >= state.living_of(Team.RED):
