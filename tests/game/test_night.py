@@ -354,3 +354,29 @@ def test_inputs_with_no_meaning_at_night_are_refused() -> None:
     table.enter(5)
     table.time_up()
     assert table.reject(Miss()).code == "not_now"
+
+
+@pytest.mark.parametrize(("step", "holder"), [(1, COMMISSAR), (2, DOCTOR)])
+def test_a_role_disqualified_during_its_own_step_ends_the_step_normally(
+    step: int, holder: int
+) -> None:
+    table = at_night_one()
+    for _ in range(step):
+        table.time_up()
+    assert table.foul(holder) == []
+    mark = table.mark()
+    while table.phase.is_night:
+        table.time_up()
+    said = keys(table.since(mark))
+    assert "morning.disqualified" in said
+    assert params_of(table.since(mark), "morning.disqualified") == [
+        {"seat": holder, "role": "commissar" if holder == COMMISSAR else "doctor"}
+    ]
+    assert table.phase is Phase.DISCUSSION
+    table.day(lambda s: (6,) if s != 6 else (8,), len(table.living()) - 1)
+    table.last_words()
+    mark = table.mark()
+    while table.phase.is_night:
+        table.time_up()
+    role = "commissar" if holder == COMMISSAR else "doctor"
+    assert f"night.{role}_wakes" not in keys(table.since(mark))

@@ -369,10 +369,16 @@ class Engine:
             if self.rules.doctor:
                 order.append(Phase.NIGHT0_DOCTOR)
         else:
+            # A role whose holder has left is not called, but the step under way (its holder
+            # disqualified for a foul during it) still has its place in the order.
             order = [Phase.NIGHT_MAFIA]
-            if self.rules.commissar and state.role_alive(Role.COMMISSAR):
+            if self.rules.commissar and (
+                state.role_alive(Role.COMMISSAR) or state.phase is Phase.NIGHT_COMMISSAR
+            ):
                 order.append(Phase.NIGHT_COMMISSAR)
-            if self.rules.doctor and state.role_alive(Role.DOCTOR):
+            if self.rules.doctor and (
+                state.role_alive(Role.DOCTOR) or state.phase is Phase.NIGHT_DOCTOR
+            ):
                 order.append(Phase.NIGHT_DOCTOR)
         position = order.index(state.phase)
         return order[position + 1] if position + 1 < len(order) else None
