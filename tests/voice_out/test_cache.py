@@ -1,0 +1,120 @@
+"""The audio cache: each text synthesised once, keyed by everything that changes the sound."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+import pytest
+from voice_out_kit import write_config
+
+from voicehost.__main__ import main
+from voicehost.adapters.tts import VoiceChoice, engine_version
+from voicehost.audio_cache import AudioCache, cache_key
+from voicehost.errors import MissingDependency
+from voicehost.ports import Segment, Utterance
+from voicehost.speech import SpeechLibrary
+
+RU = VoiceChoice("zle/ru", 150, 1.0)
+
+
+class Counting:
+    """The real voice, counting what it is asked to say."""
+
+    def __init__(self, voice):
+        self.voice = voice
+        self.texts: list[str] = []
+
+    def render(self, text):
+        self.texts.append(text)
+        return self.voice.render(text)
+
+
+def test_each_text_is_synthesised_once_then_served_from_disk(tmp_path, ru_voice):
+    counting = Counting(ru_voice)
+    cache = AudioCache(tmp_path, RU, engine_version(), lambda: counting)
+    first = cache.fill(["пять", "семь", "пять", "Мафия засыпает."])
+    assert (first.rendered, first.cached) == (3, 0)
+    again = AudioCache(tmp_path, RU, engine_version(), lambda: counting).fill(["пять", "семь"])
+    assert (again.rendered, again.cached) == (0, 2)
+    assert counting.texts == ["пять", "семь", "Мафия засыпает."]
+    clip = cache.load("Мафия засыпает.")
+    assert clip is not None and 0.5 < clip.duration < 2.0
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        ("шесть", RU, "espeak-ng 1.51"),
+        ("пять", VoiceChoice("gmw/en", 150, 1.0), "espeak-ng 1.51"),
+        ("пять", VoiceChoice("zle/ru", 170, 1.0), "espeak-ng 1.51"),
+        ("пять", VoiceChoice("zle/ru", 150, 0.8), "espeak-ng 1.51"),
+        ("пять", RU, "espeak-ng 1.52"),
+    ],
+)
+def test_the_key_changes_with_text_voice_rate_volume_and_engine(other):
+    assert cache_key("пять", RU, "espeak-ng 1.51") != cache_key(*other)
+
+
+def test_the_key_is_stable():
+    assert cache_key("пять", RU, "e") == cache_key("пять", VoiceChoice("zle/ru", 150, 1.0), "e")
+
+
+def test_a_damaged_cache_file_is_rendered_again(tmp_path, ru_voice):
+    counting = Counting(ru_voice)
+    cache = AudioCache(tmp_path, RU, engine_version(), lambda: counting)
+    cache.fill(["пять"])
+    cache.path_for("пять").write_bytes(b"RIFF broken")
+    clip, fresh = cache.get("пять")
+    assert fresh and clip.duration > 0.1
+    assert counting.texts == ["пять", "пять"]
+
+
+def test_a_piece_nobody_prepared_is_synthesised_once_and_said_so(tmp_path, ru_voice, caplog):
+    counting = Counting(ru_voice)
+    cache = AudioCache(tmp_path, RU, engine_version(), lambda: counting)
+    library = SpeechLibrary(rate=22050, target_dbfs=-18, cache=cache)
+    library.prepare([Segment("day.speech_nomination#0", "Слово игроку номер")])
+    assert counting.texts == ["Слово игроку номер"]
+    surprise = Utterance(
+        "day.speech_nomination",
+        "Слово игроку номер сто один.",
+        (
+            Segment("day.speech_nomination#0", "Слово игроку номер"),
+            Segment("num.m.101", "сто один"),
+        ),
+    )
+    with caplog.at_level(logging.WARNING):
+        clip = library.utterance_clip(surprise)
+        library.utterance_clip(surprise)
+    assert counting.texts == ["Слово игроку номер", "сто один"]
+    assert library.live_syntheses == ["num.m.101"]
+    assert "voicehost phrases build" in caplog.text and "сто один" in caplog.text
+    assert clip.duration > 1.0
+
+
+def test_a_piece_that_cannot_be_synthesised_is_silent_not_a_crash(tmp_path, caplog):
+    def broken():
+        raise MissingDependency("no espeak-ng")
+
+    library = SpeechLibrary(
+        rate=22050, target_dbfs=-18, cache=AudioCache(tmp_path, RU, "x", broken)
+    )
+    with caplog.at_level(logging.ERROR):
+        clip = library.segment_clip(Segment("num.m.5", "пять"))
+    assert clip.duration == 0
+    assert "no espeak-ng" in caplog.text
+
+
+def test_phrases_build_fills_the_cache_and_says_how_long(tmp_path, capsys):
+    config = write_config(tmp_path, tmp_path / "cache")
+    started = time.perf_counter()
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    took = time.perf_counter() - started
+    first = capsys.readouterr().out
+    assert "synthesised now" in first and " s)" in first
+    files = list((tmp_path / "cache").glob("*.wav"))
+    assert len(files) > 150
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert "0 synthesised now" in capsys.readouterr().out
+    assert took < 30
