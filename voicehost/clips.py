@@ -79,7 +79,7 @@ def to_int16(samples: Samples) -> bytes:
 
 
 def read_wav(path: Path) -> Clip:
-    """A 16-bit PCM WAV file (mono, or stereo mixed down to mono)."""
+    """A 16- or 32-bit PCM WAV file (mono, or stereo mixed down to mono)."""
     try:
         with wave.open(str(path), "rb") as reader:
             channels = reader.getnchannels()
@@ -88,9 +88,12 @@ def read_wav(path: Path) -> Clip:
             data = reader.readframes(reader.getnframes())
     except (OSError, EOFError, wave.Error) as exc:
         raise AudioFileError(f"cannot read {path}: {exc}; delete it and render it again") from exc
-    if width != 2:
-        raise AudioFileError(f"{path}: only 16-bit WAV is read here, not {8 * width}-bit")
-    clip = from_int16(data, rate)
+    if width == 2:
+        clip = from_int16(data, rate)
+    elif width == 4:  # what a sound card's file device records
+        clip = Clip((np.frombuffer(data, dtype="<i4") / 2.0**31).astype(np.float32), rate)
+    else:
+        raise AudioFileError(f"{path}: only 16- and 32-bit WAV are read here, not {8 * width}-bit")
     if channels > 1:
         frames = clip.samples[: len(clip.samples) // channels * channels]
         clip = Clip(frames.reshape(-1, channels).mean(axis=1).astype(np.float32), rate)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from voicehost.adapters.text import Screen
@@ -64,12 +64,12 @@ def make_recording(
     audio_out: Path,
     *,
     book: PhraseBook | None = None,
-    echo: TextIO | None = sys.stdout,
+    quiet: bool = False,
 ) -> dict[str, Any]:
     """``run_script`` keywords that record a scripted game's audio to ``audio_out``.
 
     The script's FakeClock places every sound; ``speaker.finish()`` (or ``close()``) renders
-    the whole timeline to the file. Announcements are still printed to ``echo``.
+    the whole timeline to the file. Announcements are still printed, unless ``quiet``.
     """
     from voicehost.adapters.sound import open_sound_output
     from voicehost.clock import FakeClock
@@ -88,7 +88,7 @@ def make_recording(
         device="",
         use_device=False,
         audio_out=audio_out,
-        echo=echo,
+        echo=None if quiet else sys.stdout,
     )
     return {"speaker": output, "cues": output, "clock": clock, "book": book}
 

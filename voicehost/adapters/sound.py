@@ -7,7 +7,7 @@ placed on one sample timeline (``voicehost.mixer``) and pulled block by block by
   or ``audio.output_device``. Each callback tells the timeline when its block will be heard,
   so a clip queued for clock time *t* is heard at *t*.
   With a ``FakeClock`` (scripted games, tests) it runs in *lockstep*: the callback waits until
-  the script's clock has passed the block, so a device that is not real time (the ALSA file
+  the script's clock is past the block, so a device that is not real time (the ALSA file
   device) still records every sound at its clock time.
 - ``PacedBackend``: no sound card, but ``--audio-out``: a thread renders at real-time pace.
 - offline (``FakeClock`` without a device): nothing plays; ``close()`` renders the timeline
@@ -48,9 +48,10 @@ BLOCK_FRAMES = 256
 DRAIN_LIMIT_SECONDS = 60.0
 """``close()`` waits at most this long for queued sound to finish playing."""
 
-OFFLINE_SLACK_SECONDS = 5.0
-"""Offline rendering stays this far behind the clock, so a cue for a deadline the clock has
-just passed (``wait 10`` in a script) still lands on its deadline."""
+SCRIPT_SLACK_SECONDS = 5.0
+"""With a fake clock, rendering (offline or lockstep) stays this far behind the clock: a script
+moves the clock first and fires the deadlines it passed after (``wait 10``), and those cues
+must still land on their deadlines."""
 
 PORTAUDIO_HINT = "sudo apt-get install libportaudio2 (and .venv/bin/pip install sounddevice)"
 
@@ -202,7 +203,7 @@ class SoundOutput:
 
     def _place(self, lane: Lane, clip: Clip, when: float, tag: str) -> Placement:
         with self._lock:
-            self._catch_up(OFFLINE_SLACK_SECONDS)
+            self._catch_up(SCRIPT_SLACK_SECONDS)
             placement = self.mixer.place(lane, clip.samples, self.timeline.position_of(when), tag)
             if lane is Lane.VOICE:
                 self._voice_end_time = self.timeline.time_of(placement.end)
@@ -290,12 +291,12 @@ class DeviceBackend(Backend):
             outdata.fill(0)
 
     def _wait_for_clock(self, frames: int) -> None:
-        """Lockstep: hand over a block only once the fake clock has passed its end."""
+        """Lockstep: hand over a block only once the fake clock is well past its end."""
         output = self.output
         while not self._draining:
             with output._lock:
                 block_end = output.timeline.time_of(output.mixer.position + frames)
-            if output.clock.now() >= block_end:
+            if output.clock.now() - SCRIPT_SLACK_SECONDS >= block_end:
                 return
             time.sleep(0.001)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -104,11 +104,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def run_paced(
-    lines: Iterable[str], settings: config.Settings, speaker: Any, clock: Any, book: Any
+    lines: Iterable[str],
+    settings: config.Settings,
+    speaker: Any,
+    clock: Any,
+    book: Any,
+    *,
+    after_line: Callable[[Any], None] | None = None,
 ) -> Any:
     """Run script ``lines`` on ``clock``, letting each announcement end before the next line.
 
-    Returns the ``ScriptResult`` of the whole script (errors keep their line numbers).
+    ``speaker`` is the Speaker and the CuePlayer; ``after_line(host)`` is called after each
+    line. Returns the ``ScriptResult`` of the whole script (errors keep their line numbers).
     """
     from voicehost import protocol
     from voicehost.scripted import ScriptResult, run_script
@@ -119,6 +126,8 @@ def run_paced(
         clock.set(speaker.busy_until())
         part = run_script([line], settings, clock=clock, host=host)
         errors.extend(error.replace("line 1:", f"line {number}:", 1) for error in part.errors)
+        if after_line is not None:
+            after_line(host)
     assert host.state is not None
     return ScriptResult(list(host.transcript), protocol.build(host.state), host, errors)
 

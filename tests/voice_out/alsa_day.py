@@ -1,0 +1,94 @@
+"""Subprocess for the end-to-end test: play a scripted day through the default sound card.
+
+Run with ``ALSA_CONFIG_PATH`` pointing at an ALSA file device (set before sounddevice loads):
+``python alsa_day.py CONFIG SCRIPT REPORT.json``. The game runs on a fake clock; the sound
+output runs the real sounddevice stream in lockstep with it. The report holds what the host
+asked for (announcements, cues with their deadlines, timers), for the test to find in the
+recording.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from voicehost import config
+from voicehost.adapters.sound import DeviceBackend, open_sound_output
+from voicehost.clock import FakeClock
+from voicehost.commands.demo import run_paced
+from voicehost.phrases import PhraseBook
+from voicehost.speech import speech_library
+
+
+class Witness:
+    """Speaker and CuePlayer that notes what the host asks, then passes it on."""
+
+    def __init__(self, output, clock):
+        self.output = output
+        self.clock = clock
+        self.said: list[dict] = []
+        self.cues: list[dict] = []
+
+    def say(self, utterance):
+        self.said.append({"key": utterance.key, "asked_at": self.clock.now()})
+        self.output.say(utterance)
+
+    def busy_until(self):
+        return self.output.busy_until()
+
+    def play(self, cue, at=None):
+        onset = self.clock.now() if at is None else at
+        self.cues.append({"cue": str(cue), "deadline": onset})
+        self.output.play(cue, at)
+
+    def close(self):
+        self.output.close()
+
+
+def main(config_path: str, script_path: str, report_path: str) -> int:
+    settings = config.load(config_path)
+    book = PhraseBook.load(settings.language)
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    clock = FakeClock()
+    output = open_sound_output(
+        clock,
+        library,
+        rate=settings.audio.sample_rate,
+        cue_volume=settings.audio.cue_volume,
+        device=settings.audio.output_device,
+    )
+    assert isinstance(output.backend, DeviceBackend) and output.backend.lockstep
+    witness = Witness(output, clock)
+    timers: dict[int, dict] = {}
+
+    def note_timer(host):
+        if host.timer is not None:
+            timers[host.timer.timer_id] = {
+                "kind": str(host.timer.effect.timer),
+                "starts": host.timer.starts_at,
+                "ends": host.timer.ends_at,
+            }
+
+    lines = Path(script_path).read_text(encoding="utf-8").splitlines()
+    result = run_paced(lines, settings, witness, clock, book, after_line=note_timer)
+    witness.close()
+    placed = [
+        {"tag": p.tag, "requested": p.requested, "start": p.start, "end": p.end}
+        for p in output.placements()
+    ]
+    report = {
+        "said": witness.said,
+        "cues": witness.cues,
+        "timers": list(timers.values()),
+        "placed": placed,
+    }
+    Path(report_path).write_text(json.dumps(report), encoding="utf-8")
+    for error in result.errors:
+        print(error, file=sys.stderr)
+    return 0 if not result.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))

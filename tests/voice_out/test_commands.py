@@ -1,0 +1,112 @@
+"""The voice-out commands a person runs: rehearse, demo, play --audio-out, no sound card."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+from voice_out_kit import SYSTEM_ALSA_CONF, level_dbfs, write_config
+
+from voicehost.__main__ import main
+from voicehost.clips import read_wav
+from voicehost.commands.rehearse import sample_params, select_keys
+from voicehost.errors import VoicehostError
+
+
+@pytest.fixture
+def config(tmp_path, warm_cache_dir):
+    return str(write_config(tmp_path, warm_cache_dir))
+
+
+def test_rehearse_list_prints_every_phrase_with_its_duration(config, capsys, ru_book):
+    assert main(["--config", config, "rehearse", "--list"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(ru_book.keys()) + 1
+    nomination = next(line for line in lines if line.startswith("day.speech_nomination "))
+    assert "Слово игроку номер пять." in nomination
+    seconds = float(nomination.split()[1])
+    assert 0.8 < seconds < 3.0
+
+
+def test_rehearse_out_renders_one_phase_to_files(config, tmp_path, capsys):
+    out = tmp_path / "night"
+    assert main(["--config", config, "rehearse", "--phase", "night", "--out", str(out)]) == 0
+    files = sorted(path.name for path in out.iterdir())
+    assert files and all(name.startswith("night.") for name in files)
+    wakes = read_wav(out / "night.mafia_wakes.wav")
+    assert 0.5 < wakes.duration < 3 and level_dbfs(wakes, 0, wakes.duration) > -30
+
+
+def test_rehearse_moves_with_next_repeat_previous_and_quit(config, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("n\nr\np\n\nq\n"))
+    assert main(["--config", config, "rehearse", "--phase", "night"]) == 0
+    shown = [line.split("]")[0] + "]" for line in capsys.readouterr().out.splitlines()[1:]]
+    assert shown == ["[1/8]", "[2/8]", "[2/8]", "[1/8]", "[2/8]"]
+
+
+def test_rehearse_names_the_choices_for_a_wrong_phase_or_key(ru_book):
+    with pytest.raises(VoicehostError, match="the phases are: game, night0, night"):
+        select_keys(ru_book.keys(), phase="nite", key=None)
+    with pytest.raises(VoicehostError, match="did you mean day.defence"):
+        select_keys(ru_book.keys(), phase=None, key="day.defense")
+
+
+def test_rehearse_fills_placeholders_with_sample_values(ru_book):
+    params = sample_params(ru_book, "day.leaves")
+    assert ru_book.render("day.leaves", params).text == (
+        "Игрок номер пять покидает стол. Его роль: мафия."
+    )
+
+
+def test_demo_writes_a_whole_game_and_prints_its_transcript(config, tmp_path, capsys):
+    out = tmp_path / "demo.wav"
+    assert main(["--config", config, "demo", "--out", str(out), "--no-play"]) == 0
+    printed = capsys.readouterr().out
+    assert "0:00.0  Добрый вечер!" in printed
+    assert "Победили красные" in printed.splitlines()[-3]
+    audio = read_wav(out)
+    assert 90 < audio.duration < 240  # long silences shortened: minutes, not the game's half hour
+
+
+def test_play_script_audio_out_records_the_game(config, tmp_path, capsys):
+    script = tmp_path / "night0.txt"
+    script.write_text("2 5 9\nwait\n4\nwait\n7\nwait\n", encoding="utf-8")
+    out = tmp_path / "night0.wav"
+    code = main(["--config", config, "play", "--script", str(script), "--audio-out", str(out)])
+    assert code == 0
+    assert "🔊 Город просыпается!" in capsys.readouterr().out
+    audio = read_wav(out)
+    assert audio.duration > 3 * 15  # three 15 s registration windows, and the announcements
+    assert level_dbfs(audio, 0, 3) > -30
+
+
+def test_without_a_sound_card_the_game_says_so_once_and_goes_on_in_text(tmp_path, config):
+    no_card = tmp_path / "no-card.conf"  # the default sound card is one that is not there
+    no_card.write_text(
+        f"<{SYSTEM_ALSA_CONF}>\npcm.!default {{ type hw; card 99 }}\n", encoding="utf-8"
+    )
+    program = textwrap.dedent(
+        f"""
+        from voicehost import config, wiring
+        from voicehost.clock import MonotonicClock
+        from voicehost.phrases import PhraseBook
+        settings = config.load({config!r})
+        speaker, cues = wiring.make_audio(settings, MonotonicClock(), PhraseBook.load("ru"))
+        print(type(speaker).__name__, type(cues).__name__)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", program],
+        env={**os.environ, "ALSA_CONFIG_PATH": str(no_card)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["TextSpeaker", "SilentCues"]
+    said = [line for line in done.stderr.splitlines() if line.startswith("voicehost:")]
+    assert len(said) == 1 and "no sound output" in said[0] and "shown as text" in said[0]
