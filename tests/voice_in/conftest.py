@@ -100,15 +100,16 @@ def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
 
 
 def build_recording(
-    parts: Sequence[str | float], noise_dbfs: float = -62.0, seed: int = 7
+    parts: Sequence[str | float], noise_dbfs: float = -62.0, seed: int = 7, voice: str = "ko"
 ) -> Recording:
-    """Concatenate spoken Korean texts and pauses (floats, seconds) over a low room noise."""
+    """Concatenate spoken texts (Korean unless ``voice``) and pauses (floats, seconds) over a
+    low room noise."""
     pieces: list[np.ndarray] = []
     ends: list[float] = []
     position = 0
     for part in parts:
         if isinstance(part, str):
-            piece = synthesize(part)
+            piece = synthesize(part, voice)
             position += len(piece)
             ends.append(position / RATE)
         else:

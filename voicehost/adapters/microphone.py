@@ -127,6 +127,12 @@ class MicrophoneSource:
 
     The stream's callback only copies the block into a queue with its capture time, so input
     never overflows however long Vosk takes; :meth:`blocks` hands them to the Listener's thread.
+    Should the Listener fall more than ``max_queue_seconds`` behind, new audio is dropped (and
+    counted in ``overflows``) rather than filling the memory.
+
+    A block's capture time is the clock's time at the callback minus the block's length. A
+    sound card that is not real time (the ALSA file device of the tests delivers a whole file
+    at once) is stamped by its sample count instead: ``real_time=False``.
     """
 
     def __init__(
@@ -135,20 +141,28 @@ class MicrophoneSource:
         device: str = "",
         sample_rate: int = 16000,
         block_seconds: float = 0.05,
+        real_time: bool = True,
+        max_queue_seconds: float = 10.0,
     ) -> None:
         self.clock = clock
         self.device = device or None
         self.sample_rate = sample_rate
         self.block_frames = max(1, round(sample_rate * block_seconds))
+        self.real_time = real_time
+        self.max_blocks = max(1, round(max_queue_seconds / block_seconds))
         self.overflows = 0
         self._queue: queue.Queue[AudioBlock | None] = queue.Queue()
         self._stream: Any = None
+        self._opened_at = 0.0
+        self._frames = 0
 
     def open(self) -> None:
         """Open the input stream now, so a missing microphone is reported at startup."""
         if self._stream is not None:
             return
         sounddevice = _import_sounddevice()
+        self._opened_at = self.clock.now()
+        self._frames = 0
         try:
             self._stream = sounddevice.InputStream(
                 samplerate=self.sample_rate,
@@ -169,7 +183,14 @@ class MicrophoneSource:
     def _on_audio(self, data: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if status and status.input_overflow:
             self.overflows += 1
-        captured_at = self.clock.now() - frames / self.sample_rate
+        if self.real_time:
+            captured_at = self.clock.now() - frames / self.sample_rate
+        else:
+            captured_at = self._opened_at + self._frames / self.sample_rate
+        self._frames += frames
+        if self._queue.qsize() >= self.max_blocks:
+            self.overflows += 1
+            return
         self._queue.put(AudioBlock(data[:, 0].copy(), captured_at, self.sample_rate))
 
     def blocks(self) -> Iterator[AudioBlock]:

@@ -1,0 +1,71 @@
+"""`voicehost listen --wav`: every word with its time, and every decision, from a recording."""
+
+from __future__ import annotations
+
+import json
+import wave
+from pathlib import Path
+
+import numpy as np
+
+from voicehost.__main__ import main
+
+RATE = 16000
+
+
+def write_wav(path: Path, samples: np.ndarray) -> Path:
+    with wave.open(str(path), "wb") as out:
+        out.setnchannels(1)
+        out.setsampwidth(2)
+        out.setframerate(RATE)
+        out.writeframes(samples.astype("<i2").tobytes())
+    return path
+
+
+def run_listen(tmp_path: Path, korean_folder: Path, wav: Path, *extra: str) -> int:
+    config = tmp_path / "config.yaml"
+    config.write_text("listener:\n  silence_seconds: 0.6\n", encoding="utf-8")
+    arguments = ["--config", str(config), "listen", "--wav", str(wav)]
+    return main([*arguments, "--model", str(korean_folder), "--words", "감사합니다,패스", *extra])
+
+
+def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys):
+    recording = record(["감사합니다", 0.25, "패스", 2.0])
+    wav = write_wav(tmp_path / "speech.wav", recording.samples)
+
+    assert run_listen(tmp_path, korean_folder, wav, "--json") == 0
+
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    heard = [e["word"] for e in events if e["event"] == "word"]
+    assert heard == ["감사합니다", "패스"]
+    decisions = [e for e in events if e["event"] == "decision"]
+    assert [d["verdict"] for d in decisions] == ["followed_by_speech", "speech_ended"]
+    assert decisions[1]["at"] >= recording.speech_ends[1] + 0.6
+    assert events[-1]["event"] == "summary" and events[-1]["speeches_ended"] == 1
+
+
+def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
+    wav = write_wav(tmp_path / "speech.wav", record(["감사합니다", 0.25, "패스", 2.0]).samples)
+
+    assert run_listen(tmp_path, korean_folder, wav) == 0
+
+    out = capsys.readouterr().out
+    assert "ignored: «감사합니다» was followed by «패스»" in out
+    assert "SPEECH ENDED: «패스» was the last word, then 0.6" in out
+    assert "1 speech end(s)" in out
+
+
+def test_listen_names_a_file_that_is_not_a_wav(tmp_path, korean_folder, capsys):
+    text = tmp_path / "notes.wav"
+    text.write_text("not audio")
+
+    assert run_listen(tmp_path, korean_folder, text) == 1
+    assert "not a PCM WAV file" in capsys.readouterr().err
+
+
+def test_listen_without_a_model_says_how_to_install_one(tmp_path, capsys):
+    config = tmp_path / "config.yaml"
+    config.write_text("listener:\n  models_dir: models\n", encoding="utf-8")
+
+    assert main(["--config", str(config), "listen", "--wav", "x.wav"]) == 1
+    assert "voicehost models fetch ru" in capsys.readouterr().err
