@@ -62,6 +62,7 @@ class TimerSettings:
     defence_speech_seconds: float = _range(3, 600, 30)
     last_words_seconds: float = _range(3, 600, 15)
     warning_seconds: float = _range(0, 60, 5)
+    vote_result_seconds: float = _range(0, 30, 5)
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,8 @@ class AudioSettings:
     sample_rate: int = _range(8000, 48000, 22050)
     cue_volume: float = _range(0, 1, 0.5)
     target_loudness_dbfs: float = _range(-40, 0, -18)
+    block_frames: int = _range(32, 4096, 256)
+    """Frames per sound-card callback: how soon a sound can start (256 = 11.6 ms at 22050 Hz)."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,7 @@ class ListenerSettings:
     silence_seconds: float = _range(0.1, 3, 0.6)
     fillers: bool = True
     sample_rate: int = _range(8000, 48000, 16000)
-    filler_count: int = _range(1, 5000, 20)
+    filler_count: int = _range(1, 5000, 50)
     """How many words of the model's vocabulary stand in for other speech (with ``fillers``)."""
     min_confidence: float = _range(0, 1, 0.0)
     """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""

@@ -52,6 +52,7 @@ def make_audio(
             cue_volume=settings.audio.cue_volume,
             device=settings.audio.output_device,
             audio_out=audio_out,
+            block_frames=settings.audio.block_frames,
         )
     except DeviceError as exc:
         print(f"voicehost: {exc}. Announcements are shown as text.", file=sys.stderr)

@@ -58,6 +58,7 @@ def main(config_path: str, script_path: str, report_path: str) -> int:
         rate=settings.audio.sample_rate,
         cue_volume=settings.audio.cue_volume,
         device=settings.audio.output_device,
+        block_frames=settings.audio.block_frames,
     )
     assert isinstance(output.backend, DeviceBackend) and output.backend.lockstep
     witness = Witness(output, clock)

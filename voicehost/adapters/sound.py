@@ -43,7 +43,8 @@ from voicehost.speech import SpeechLibrary
 log = logging.getLogger(__name__)
 
 BLOCK_FRAMES = 256
-"""Frames per device callback: 11.6 ms at 22050 Hz, the granularity of a late cue's onset."""
+"""Default frames per device callback (``audio.block_frames``): 11.6 ms at 22050 Hz, how long a
+sound may wait for the card to take it."""
 
 DRAIN_LIMIT_SECONDS = 60.0
 """``close()`` waits at most this long for queued sound to finish playing."""
@@ -196,6 +197,14 @@ class SoundOutput:
         with self._lock:
             return list(self.mixer.placements)
 
+    def lead_seconds(self) -> float:
+        """How long before a deadline ``play(cue, at=deadline)`` must be called for the cue to
+        start on it: what the card already holds, plus one callback."""
+        with self._lock:
+            held = self.timeline.time_of(self.mixer.position) - self.clock.now()
+        block = self.backend.block_frames if isinstance(self.backend, DeviceBackend) else 0
+        return max(0.0, held) + block / self.rate
+
     def heard_at(self, position: int) -> float:
         """Clock time at which sample ``position`` is heard."""
         with self._lock:
@@ -251,6 +260,7 @@ class DeviceBackend(Backend):
     ) -> None:
         self.output = output
         self.lockstep = lockstep
+        self.block_frames = block_frames
         self._draining = False
         self._failed = False
         sd = import_sounddevice()
@@ -371,6 +381,7 @@ def open_sound_output(
     use_device: bool = True,
     audio_out: Path | None = None,
     echo: TextIO | None = None,
+    block_frames: int = BLOCK_FRAMES,
 ) -> SoundOutput:
     """A SoundOutput on the sound card, or without one (see the module text).
 
@@ -384,16 +395,16 @@ def open_sound_output(
     fake = isinstance(clock, FakeClock)
     if not use_device:
         if not fake:
-            PacedBackend(output)
+            PacedBackend(output, block_frames)
         return output
     try:
-        DeviceBackend(output, device_setting(device), lockstep=fake)
+        DeviceBackend(output, device_setting(device), lockstep=fake, block_frames=block_frames)
     except DeviceError as exc:
         if recorder is None:
             raise
         print(f"voicehost: {exc}; recording to {audio_out} only.", file=sys.stderr)
         if not fake:
-            PacedBackend(output)
+            PacedBackend(output, block_frames)
     return output
 
 
