@@ -1,0 +1,67 @@
+"""A simulated sound card for the voice-out benchmarks (this machine has none).
+
+It does what PortAudio does with ``voicehost.adapters.sound.DeviceBackend``'s callback: a thread
+asks for one block every block-time of *its own* crystal, tells the timeline when that block
+will be heard (now + its latency), and pulls the mix. Its crystal may run fast or slow
+(``ppm``), so a benchmark sees whether the timeline follows a card that drifts; and since the
+card knows when each of its samples is really heard, onset errors are measured against the
+truth, not against the timeline's own estimate.
+
+The ALSA null/file devices cannot stand in here: they are not real time (they take blocks as
+fast as they are made).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from voicehost.adapters.sound import BLOCK_FRAMES, Backend, SoundOutput
+
+
+class SimulatedCard(Backend):
+    """A real-time card pulling ``block_frames`` per callback from a SoundOutput."""
+
+    def __init__(
+        self,
+        output: SoundOutput,
+        *,
+        latency: float = 0.0,
+        ppm: float = 0.0,
+        block_frames: int = BLOCK_FRAMES,
+    ) -> None:
+        self.output = output
+        self.latency = latency
+        self.ppm = ppm
+        self.true_rate = output.rate * (1 + ppm * 1e-6)
+        self.block_frames = block_frames
+        self.started = output.clock.now()
+        self._stopped = threading.Event()
+        output.backend = self
+        self._thread = threading.Thread(target=self._run, name="simulated-card", daemon=True)
+        self._thread.start()
+
+    def heard_at(self, position: int) -> float:
+        """When sample ``position`` really reaches the listener (monotonic seconds)."""
+        return self.started + position / self.true_rate + self.latency
+
+    def _run(self) -> None:
+        output = self.output
+        blocks = 0
+        while not self._stopped.is_set():
+            due = self.started + blocks * self.block_frames / self.true_rate
+            pause = due - output.clock.now()
+            if pause > 0:
+                time.sleep(pause)
+            with output._lock:
+                output.timeline.observe(output.mixer.position, output.clock.now() + self.latency)
+            output.pull(self.block_frames)
+            blocks += 1
+
+    def drain(self, position: int) -> None:
+        while self.output.mixer.position < position and not self._stopped.is_set():
+            time.sleep(0.005)
+
+    def close(self) -> None:
+        self._stopped.set()
+        self._thread.join()
