@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import wave
 from pathlib import Path
 
@@ -71,3 +74,29 @@ def test_listen_without_a_model_says_how_to_install_one(tmp_path, capsys):
 
     assert main(["--config", str(config), "listen", "--wav", "x.wav"]) == 1
     assert "voicehost models fetch ru" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_listen_checks_the_microphone(tmp_path, korean_folder, record):
+    recording = record([0.5, "저는 오번을 의심합니다", 1.0, "패스", 3.0])
+    (tmp_path / "mic_in.raw").write_bytes(recording.samples.astype("<i2").tobytes())
+    conf = tmp_path / "asound.conf"
+    conf.write_text(
+        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
+        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
+        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
+        encoding="utf-8",
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
+    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    (tmp_path / "config.yaml").write_text("listener:\n  models_dir: models\n", encoding="utf-8")
+    command = [sys.executable, "-m", "voicehost", "--config", str(tmp_path / "config.yaml")]
+    command += ["listen", "--seconds", "3", "--model", str(korean_folder)]
+    command += ["--words", "감사합니다,패스"]
+
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=120)
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Listening to the microphone" in done.stdout
+    assert "SPEECH ENDED: «패스» was the last word" in done.stdout
+    assert "loudest:" in done.stdout

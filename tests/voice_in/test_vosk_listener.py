@@ -9,7 +9,7 @@ announcement.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import pytest
@@ -219,3 +219,16 @@ def test_the_vocabulary_is_read_from_the_graph_when_there_is_no_words_txt(korean
 
     assert len(vocabulary) > 100_000
     assert {"감사합니다", "패스"} <= set(vocabulary)
+
+
+def test_a_live_microphone_s_uneven_timestamps_are_one_stream(listener, record):
+    # Callbacks of a real sound card come a few milliseconds early or late.
+    recording = record([0.5, "저는 오번을 의심합니다", 1.0, "감사합니다", 2.0])
+    jitter = np.random.default_rng(3)
+    listener.listener.listen(2)
+
+    for block in ArraySource(recording.samples, RATE, block_seconds=0.05).blocks():
+        late = float(jitter.uniform(-0.004, 0.004))
+        listener.listener.process(replace(block, captured_at=block.captured_at + late))
+
+    assert listener.stops == [2]

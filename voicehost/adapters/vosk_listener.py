@@ -242,7 +242,7 @@ class VoskListener:
         self._deaf_until = float("-inf")
         self._generation = 0
         self._fed_generation = -1
-        self._fed_until: float | None = None
+        self._interrupted = False
         self._origin = 0.0
         self._reported_deafness = float("-inf")
         self._on_stop_word: StopWordHeard | None = None
@@ -317,11 +317,12 @@ class VoskListener:
             self._fed_generation = -1
             return
         samples, start = self._after(block, cut, deaf_until)
+        if len(samples) < len(block.samples):
+            self._interrupted = True  # audio was dropped: what follows is a new stream
         if samples.size == 0:
             return
-        if generation != self._fed_generation or not self._follows(start):
+        if generation != self._fed_generation or self._interrupted:
             self._restart(start, generation)
-        self._fed_until = start + len(samples) / block.sample_rate
         self._hear(samples, token, generation)
 
     def _after(self, block: AudioBlock, cut: float, deaf_until: float) -> tuple[np.ndarray, float]:
@@ -334,15 +335,13 @@ class VoskListener:
         skip = int(np.ceil((cut - block.captured_at) * block.sample_rate))
         return block.samples[skip:], block.captured_at + skip / block.sample_rate
 
-    def _follows(self, start: float) -> bool:
-        return self._fed_until is not None and abs(start - self._fed_until) < 1e-3
-
     def _restart(self, start: float, generation: int) -> None:
         self.recognizer.reset()
         self.rule.reset()
         self.meter.reset()
         self._origin = start
         self._fed_generation = generation
+        self._interrupted = False
 
     def _hear(self, samples: np.ndarray, token: int, generation: int) -> None:
         silent_for = self.meter.feed(samples)

@@ -177,17 +177,20 @@ def _listen_to_microphone(
     seconds: float | None,
 ) -> int:
     clock = MonotonicClock()
+    # Times are the microphone's own (its sample count since it opened): nothing here needs
+    # the system clock, and a sound card that is not real time works too.
     microphone = MicrophoneSource(
         clock,
         device=settings.audio.input_device,
         sample_rate=settings.listener.sample_rate,
         block_seconds=settings.listener.block_seconds,
+        real_time=False,
     )
     metered = LevelMeter(microphone)
     listener = build_listener(settings, clock, folder, stop_words, metered, printer)
     _intro(printer, "the microphone", folder, stop_words)
     printer.offset = clock.now()
-    listener.listen(1)
+    listener.listen(1)  # before the microphone opens: its first sample is already heard
     listener.start(listener.listen_again)
     deadline = None if seconds is None else time.monotonic() + seconds
     try:
