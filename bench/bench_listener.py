@@ -195,7 +195,7 @@ def run_listener(
         ListenerTuning(silence_seconds=silence),
         on_event,
     )
-    listener._on_stop_word = listener.listen_again
+    listener.start(listener.listen_again, thread=False)
     listener.listen(1)
     outcome = Outcome([], [], 0.0)
     for block in source.blocks():

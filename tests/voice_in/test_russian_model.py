@@ -37,6 +37,7 @@ def speech_ends(folder: Path, record, parts: list[str | float]) -> list[Decision
     events: list[ListenerEvent] = []
     source = ArraySource(recording.samples, RATE)
     listener = build_listener(Settings(), FakeClock(), folder, STOP_WORDS, source, events.append)
+    listener.start(lambda token: None, thread=False)
     listener.listen(1)
     for block in source.blocks():
         listener.process(block)

@@ -60,7 +60,7 @@ def make_listener(model, fillers: int = FILLERS, silence: float = SILENCE) -> He
     heard.listener = VoskListener(
         recognizer, source, FakeClock(), STOP_WORDS, tuning, heard.events.append
     )
-    heard.listener._on_stop_word = heard.stops.append
+    heard.listener.start(heard.stops.append, thread=False)
     return heard
 
 

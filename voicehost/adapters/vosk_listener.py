@@ -250,9 +250,15 @@ class VoskListener:
 
     # ports.Listener -------------------------------------------------------------------------
 
-    def start(self, on_stop_word: StopWordHeard) -> None:
-        """Open the audio and start the Listener's thread; deaf until :meth:`listen`."""
+    def start(self, on_stop_word: StopWordHeard, *, thread: bool = True) -> None:
+        """Open the audio and start the Listener's thread; deaf until :meth:`listen`.
+
+        ``thread=False``: no thread and no audio opened; the caller hands blocks to
+        :meth:`process` itself (tests and benchmarks, block by block).
+        """
         self._on_stop_word = on_stop_word
+        if not thread:
+            return
         opener = getattr(self.source, "open", None)
         if callable(opener):
             opener()
