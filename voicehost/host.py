@@ -115,6 +115,7 @@ class _Accepted:
     event: Input
     source: str
     phase_before: Phase
+    revealed: bool = False  # a player left and the table heard their role: no taking it back
 
 
 @dataclass
@@ -205,8 +206,10 @@ class Host:
         """The state after every accepted input, noting the phase each was entered in."""
         state, _ = self.engine.new_game()
         for index, item in enumerate(self.accepted):
-            self.accepted[index] = _Accepted(item.event, item.source, state.phase)
-            state, _ = self.engine.step(state, item.event)
+            after, _ = self.engine.step(state, item.event)
+            revealed = _revealed(state, after)
+            self.accepted[index] = _Accepted(item.event, item.source, state.phase, revealed)
+            state = after
         return state
 
     def close(self) -> None:
@@ -264,7 +267,9 @@ class Host:
             return False
         if self._journal is not None:
             self._journal.append(event, source)
-        self.accepted.append(_Accepted(event, source, self.state.phase))
+        self.accepted.append(
+            _Accepted(event, source, self.state.phase, _revealed(self.state, new_state))
+        )
         self.state = new_state
         self._carry_out(effects)
         return True
@@ -286,9 +291,12 @@ class Host:
         for item in reversed(self.accepted):
             if isinstance(item.event, TimerWarning):
                 continue
-            # The Commissar has already seen the answer: a check cannot be taken back.
+            # The Commissar has already seen the answer, or the table has heard a role: neither
+            # can be taken back.
             return (
-                isinstance(item.event, UNDOABLE) and item.phase_before is not Phase.NIGHT_COMMISSAR
+                isinstance(item.event, UNDOABLE)
+                and item.phase_before is not Phase.NIGHT_COMMISSAR
+                and not item.revealed
             )
         return False
 
@@ -487,6 +495,11 @@ class Host:
             return None
         now = self.paused_at if self.paused_at is not None else self.clock.now()
         return max(0.0, self.timer.ends_at - max(now, self.timer.starts_at))
+
+
+def _revealed(before: GameState, after: GameState) -> bool:
+    """Did this step send a player away (and so reveal a role to the table)?"""
+    return len(after.record["departures"]) > len(before.record["departures"])
 
 
 __all__ = [

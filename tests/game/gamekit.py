@@ -129,8 +129,13 @@ class Table:
     def enter(self, *seats: Seat) -> list[Effect]:
         return self.do(EnterSeats(tuple(seats)))
 
-    def votes(self, count: int) -> list[Effect]:
-        return self.do(VoteCount(count))
+    def votes(self, count: int, *, settle: bool = True) -> list[Effect]:
+        """Enter a count; when it was the last one, let the pause for corrections run out."""
+        effects = self.do(VoteCount(count))
+        if settle and self.state.vote_settling is not None:
+            assert self.state.timer is not None
+            effects += self.do(TimeUp(self.state.timer.timer_id))
+        return effects
 
     def miss(self) -> list[Effect]:
         return self.do(Miss())

@@ -2,7 +2,8 @@
 votes of every round add up to the voters.
 
 A game is driven by choosing, at each step, among the inputs the prompt allows (seats, counts,
-misses), plus speeches ended by key or by time, timer warnings, and fouls. The mafia may miss
+misses, a count confirmed by key or by time), plus speeches ended by key or by time, timer
+warnings, and fouls. The mafia may miss
 and the Doctor may save every night, and a third vote may keep everyone, so a game could go on
 for ever; after ``FREE_DAYS`` days the mafia therefore always shoot and the Doctor stays home,
 and from then on every night removes a player. The game must then end within
@@ -69,6 +70,8 @@ class Game:
         self.steps += 1
         assert self.steps < MAX_STEPS, "the game does not end"
         self.check_votes(before, new)
+        if new.vote_settling is not None:  # counted, not yet settled: nobody has left for it
+            assert len(new.record["departures"]) == len(before.record["departures"])
         self.check_effects(new, effects)
         self.check_winner(new)
         self.state = new
@@ -181,12 +184,27 @@ class Game:
                 self.end_speech()
             elif phase is Phase.NOMINATION:
                 self.nominate()
+            elif self.state.vote_settling is not None:
+                self.confirm_counts()
             elif phase in (Phase.VOTE, Phase.THIRD_VOTE):
                 room = self.engine.prompt(self.state).max_count
                 assert room is not None and room <= len(self.living())
                 self.step(VoteCount(self.draw.draw(st.integers(0, room))))
             else:
                 self.night_step(phase)
+
+    def confirm_counts(self) -> None:
+        """The pause after the last count: another count is refused; `.` or the timer goes on."""
+        assert self.engine.prompt(self.state).kind is PromptKind.CONFIRM_VOTE
+        before = copy.deepcopy(self.state)
+        with pytest.raises(RuleViolation) as caught:
+            self.engine.step(self.state, VoteCount(0))
+        assert caught.value.code == "vote_counted"
+        assert self.state == before
+        if self.draw.draw(st.booleans()):
+            self.step(EndSpeech())
+        else:
+            self.run_out()
 
     def register(self, seats: tuple[Seat, ...]) -> None:
         if self.state.timer is not None and self.draw.draw(st.booleans()):

@@ -16,6 +16,7 @@ CUSTOM = make_settings(
         "defence_speech_seconds": 40,
         "last_words_seconds": 25,
         "warning_seconds": 7,
+        "vote_result_seconds": 3,
     },
     night={
         "registration_window_seconds": 10,
@@ -48,6 +49,7 @@ def test_every_timer_has_its_configured_length() -> None:
         (TimerKind.NOMINATION_SPEECH, 20, 7),
         (TimerKind.DEFENCE_SPEECH, 40, 7),
         (TimerKind.LAST_WORDS, 25, 7),
+        (TimerKind.VOTE_RESULT, 3, None),  # the counts announced: a pause to correct them
         (TimerKind.NIGHT_WINDOW, 30, 5),  # the mafia: «не вижу…» after 25 s
         (TimerKind.NIGHT_WINDOW, 11, None),
         (TimerKind.NIGHT_WINDOW, 13, None),

@@ -65,13 +65,13 @@ class RecordingListener:
         pass
 
 
-def make_host(tmp_path: Path | None = None, **kwargs):
+def make_host(tmp_path: Path | None = None, settings: str = "", **kwargs):
     clock = FakeClock()
     speaker = kwargs.pop("speaker", None) or TimedSpeaker(clock)
     cues = SilentCues()
     private = ScreenPrivateChannel(None)
     host = Host(
-        config.loads(""),
+        config.loads(settings),
         BOOK,
         clock,
         speaker=speaker,
@@ -201,6 +201,7 @@ def test_commissar_check_cannot_be_undone():
     host.wait_timer()  # defence of 5
     assert host.state.phase is Phase.VOTE
     host.handle(Submit(VoteCount(1)))
+    host.wait_timer()  # the pause for a correction runs out: 5 leaves
     host.wait_timer()  # last words of 5
     host.submit(EnterSeats((3,)))
     host.wait_timer()
@@ -228,3 +229,52 @@ def test_a_day_foul_is_announced_and_counted():
     host.submit(Foul(3))
     assert host.transcript[-1].startswith("Замечание игроку номер три.")
     assert host.state.players[3].fouls == 1
+
+
+def at_vote_on_1_and_5(settings: str = "") -> Host:
+    """Day 1's vote between seats 1 and 5 (everyone names 5, seat 5 names 1)."""
+    host, *_ = make_host(settings=settings)
+    host.start()
+    register_roles(host)
+    host.submit(EndSpeech())
+    for speaker in range(1, 11):
+        host.submit(EnterSeats((5,) if speaker != 5 else (1,)))
+        host.submit(EndSpeech())
+    host.wait_timer()  # defence of 1
+    host.wait_timer()  # defence of 5
+    assert host.state.phase is Phase.VOTE
+    return host
+
+
+@pytest.mark.parametrize(
+    ("settings", "confirm"),
+    [
+        ("", True),  # `.` ends the pause for a correction at once
+        ("", False),  # the pause runs out
+        ("timers:\n  vote_result_seconds: 0\n", False),  # no pause: the count itself sends 5 away
+    ],
+)
+def test_a_vote_that_revealed_a_role_cannot_be_undone(settings: str, confirm: bool):
+    host = at_vote_on_1_and_5(settings)
+    host.handle(Submit(VoteCount(1)))  # 1 against 1, 9 against 5
+    if confirm:
+        assert host.handle(Submit(EndSpeech()))
+    elif host.state.players[5].alive:
+        host.wait_timer()
+    assert host.transcript[-2] == "Игрок номер пять покидает стол. Его роль: мафия."
+    assert host.handle(Undo()) is False
+    assert host.rejections[-1] == BOOK.error("nothing_to_undo")
+    assert not host.state.players[5].alive
+
+
+def test_a_miscount_is_undone_during_the_pause_before_anyone_leaves():
+    host = at_vote_on_1_and_5()
+    host.handle(Submit(VoteCount(9)))  # meant: 9 against 5, typed against 1
+    assert host.timer is not None and host.timer.effect.timer is TimerKind.VOTE_RESULT
+    assert host.handle(Undo())
+    assert host.timer is None  # the pause is over: the count is asked again
+    assert host.prompt().subject == 1
+    assert all(player.alive for player in host.state.players.values())
+    host.handle(Submit(VoteCount(1)))
+    host.wait_timer()
+    assert not host.state.players[5].alive and host.state.players[1].alive

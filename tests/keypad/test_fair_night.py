@@ -75,6 +75,7 @@ wait
 wait
 wait
 8
+.            # the count is right
 wait
 """.splitlines()
 

@@ -95,6 +95,7 @@ class PromptKind(StrEnum):
     DOCTOR_HEAL = "doctor_heal"
     VOTE_COUNT = "vote_count"
     THIRD_VOTE_COUNT = "third_vote_count"
+    CONFIRM_VOTE = "confirm_vote"  # the counts are announced: confirm, or undo a miscount
     NONE = "none"
 
 

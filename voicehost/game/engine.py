@@ -125,6 +125,8 @@ class Engine:
                     subject=state.current_speaker,
                     speech_running=state.speech_running,
                 )
+        if state.vote_settling is not None:
+            return Prompt(PromptKind.CONFIRM_VOTE)
         if phase is Phase.VOTE:
             candidate = state.candidates[state.vote_index]
             return Prompt(
@@ -144,7 +146,7 @@ class Engine:
         opening = self._opening_phrase(state)
         if opening is not None:
             out.append(opening)
-        if state.phase is Phase.VOTE:
+        if state.phase is Phase.VOTE and state.vote_settling is None:
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
         timer = state.timer
         if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
@@ -211,6 +213,10 @@ class Engine:
 
     def _on_time_up(self, state: GameState, event: TimeUp, out: list[Effect]) -> None:
         self._check_timer(state, event.timer_id)
+        if state.vote_settling is not None:
+            state.timer = None
+            self._settled(state, out)
+            return
         if state.phase in REGISTRATION_STEPS or state.phase in NIGHT_STEPS:
             state.timer = None
             state.window_over = True
@@ -220,6 +226,10 @@ class Engine:
         self._end_speech(state, out)
 
     def _on_end_speech(self, state: GameState, event: EndSpeech, out: list[Effect]) -> None:
+        if state.vote_settling is not None:  # "the count is right": go on at once
+            self._stop_timer(state, out)
+            self._settled(state, out)
+            return
         if not state.speech_running:
             raise RuleViolation("no_speech")
         out.append(PlayCue(Cue.SPEECH_ENDED))
@@ -668,6 +678,7 @@ class Engine:
         state.candidates = [seat for seat in state.candidates if state.players[seat].alive]
         state.vote_counts = {}
         state.vote_index = 0
+        state.vote_settling = None
         if not state.candidates:
             self._begin_night(state, out)
             return
@@ -688,6 +699,8 @@ class Engine:
         return min(voters - 1, voters - counted)
 
     def _on_vote_count(self, state: GameState, event: VoteCount, out: list[Effect]) -> None:
+        if state.vote_settling is not None:
+            raise RuleViolation("vote_counted")
         if state.phase is Phase.THIRD_VOTE:
             self._third_vote_count(state, event.count, out)
             return
@@ -716,14 +729,34 @@ class Engine:
         voters = len(state.living())
         last = state.candidates[-1]
         remainder = voters - sum(state.vote_counts.values())
+        moved_to: Seat | None = None
         if remainder > voters - 1:
-            previous = state.candidates[-2]
-            state.vote_counts[previous] += 1
+            moved_to = state.candidates[-2]
+            state.vote_counts[moved_to] += 1
             remainder -= 1
         state.vote_counts[last] = remainder
         out.append(Say("day.vote_for", {"seat": last}))
         out.append(Say("day.vote_result", {"seat": last, "votes": remainder}))
-        self._finish_vote(state, out)
+        if moved_to is not None:
+            votes = state.vote_counts[moved_to]
+            out.append(Say("day.own_vote_moved", {"seat": moved_to, "votes": votes}))
+        self._settle(state, out, "vote")
+
+    def _settle(self, state: GameState, out: list[Effect], kind: str) -> None:
+        """Counts announced: a short pause lets a miscount be undone before anyone leaves."""
+        state.vote_settling = kind
+        seconds = self.timers.vote_result_seconds
+        if seconds <= 0:
+            self._settled(state, out)
+            return
+        self._start_timer(state, out, TimerKind.VOTE_RESULT, seconds, None)
+
+    def _settled(self, state: GameState, out: list[Effect]) -> None:
+        kind, state.vote_settling = state.vote_settling, None
+        if kind == "third":
+            self._finish_third_vote(state, out)
+        else:
+            self._finish_vote(state, out)
 
     def _finish_vote(self, state: GameState, out: list[Effect]) -> None:
         counts = dict(state.vote_counts)
@@ -766,6 +799,12 @@ class Engine:
         if count > voters:
             raise RuleViolation("votes_exceed_voters", total=count, voters=voters)
         out.append(Say("day.third_vote_result", {"votes": count}))
+        state.third_vote_for = count
+        self._settle(state, out, "third")
+
+    def _finish_third_vote(self, state: GameState, out: list[Effect]) -> None:
+        voters = self._third_vote_voters(state)
+        count = state.third_vote_for
         all_leave = 2 * count > voters or (
             2 * count == voters and self.rules.third_vote_tie == "all_leave"
         )
@@ -856,9 +895,15 @@ class Engine:
             else:
                 self._next_defence(state, out)
         elif phase is Phase.VOTE:
+            self._stop_timer(state, out)
             self._start_vote(state, out)  # the voters changed: the vote starts again
-        elif phase is Phase.THIRD_VOTE and not state.candidates:
-            self._begin_night(state, out)
+        elif phase is Phase.THIRD_VOTE:
+            self._stop_timer(state, out)
+            state.vote_settling = None
+            if not state.candidates:
+                self._begin_night(state, out)
+            else:
+                out.append(Say("day.third_vote"))  # the voters changed: the vote starts again
 
     # ------------------------------------------------------------------ resume
 

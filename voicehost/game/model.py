@@ -57,6 +57,7 @@ class TimerKind(StrEnum):
     DEFENCE_SPEECH = "defence_speech"
     LAST_WORDS = "last_words"
     NIGHT_WINDOW = "night_window"
+    VOTE_RESULT = "vote_result"  # counts announced; a miscount can still be undone
 
     @property
     def is_speech(self) -> bool:

@@ -68,6 +68,8 @@ class GameState:
     vote_round: int = 1
     vote_index: int = 0
     vote_counts: dict[Seat, int] = field(default_factory=dict)
+    vote_settling: str | None = None  # "vote" or "third": counted, departures not yet announced
+    third_vote_for: int = 0
     last_words_queue: list[Seat] = field(default_factory=list)
     after_last_words: str = "night"  # "night" or "day"
     night_actions: NightActions = field(default_factory=NightActions)
