@@ -539,6 +539,7 @@ class Engine:
         if winner is None:
             return False
         self._stop_timer(state, out)
+        state.vote_settling = None  # a foul during the pause after a count can end the game
         state.phase = Phase.GAME_OVER
         state.winner = winner
         state.record["winner"] = winner.value
@@ -918,8 +919,8 @@ class Engine:
             return Say("day.defence", {"seat": speaker})
         if phase is Phase.LAST_WORDS and speaker is not None:
             return Say("day.last_words", {"seat": speaker})
-        if phase is Phase.THIRD_VOTE:
-            return Say("day.third_vote")
+        if phase is Phase.THIRD_VOTE and state.vote_settling is None:
+            return Say("day.third_vote")  # counted already: the pause resumes, nothing is asked
         if phase is Phase.DISCUSSION:
             return self._discussion_phrase()
         return None
