@@ -30,6 +30,10 @@ Nominations (speaker)      during the speech: ``5 [Enter]`` nominates 5 at once,
 A vote                     the count of raised masks for the candidate the host named:
                            ``4 [Enter]`` (``0 [Enter]`` for none); the last candidate's count is
                            worked out by the host.
+Votes counted              the host announces the counts and waits
+                           ``timers.vote_result_seconds`` before anyone leaves: ``[Enter]`` (or
+                           ``[+]``) says the count is right and goes on at once; ``[/]`` takes a
+                           miscount back (then type it again). A number here is refused.
 End a speech               ``[+]`` (the Listener ends it too on «спасибо» / «пас»).
 Foul                       ``[*] 5 [Enter]``: a foul for seat 5.
 Undo                       ``[/]``: with something half-typed, clears it; otherwise takes back
@@ -221,6 +225,8 @@ class KeypadController:
                 self._reject()
             else:
                 self._submit(VoteCount(number))
+        elif prompt.kind is PromptKind.CONFIRM_VOTE:
+            self._confirm_counts(number)
         elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
             self._nominate_during_speech(number)
         elif prompt.kind in SEAT_PROMPTS:
@@ -228,6 +234,13 @@ class KeypadController:
         else:
             self._entry = Entry()
             self._reject()  # nothing is being asked: there is nothing to confirm
+
+    def _confirm_counts(self, number: int | None) -> None:
+        self._entry = Entry()
+        if number is None:
+            self._submit(EndSpeech(source="key"))  # "the count is right"
+        else:
+            self._reject()  # the counts are in: a miscount is taken back with UNDO, not retyped
 
     def _nominate_during_speech(self, number: int | None) -> None:
         self._entry = Entry()

@@ -12,7 +12,7 @@ from voicehost.clock import FakeClock
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
 from voicehost.game.model import Cue
-from voicehost.host import Command, KeypadStatus, Submit, Undo
+from voicehost.host import Command, Host, KeypadStatus, Submit, Undo
 from voicehost.keypad_controller import KeypadController
 from voicehost.ports import Key
 
@@ -78,6 +78,7 @@ NOMINATE_SPEAKING = Prompt(PromptKind.NOMINATE, 0, 2, subject=4, speech_running=
 NOMINATE_AFTER = Prompt(PromptKind.NOMINATE, 1, 2, subject=4)
 VOTE = Prompt(PromptKind.VOTE_COUNT, subject=3, max_count=9)
 THIRD_VOTE = Prompt(PromptKind.THIRD_VOTE_COUNT, max_count=6)
+COUNTED = Prompt(PromptKind.CONFIRM_VOTE)  # the counts are announced; nobody has left yet
 SPEECH = Prompt(PromptKind.NONE, speech_running=True)
 NOTHING = Prompt(PromptKind.NONE)
 
@@ -108,6 +109,15 @@ CASES = [
     (VOTE, "0E", [kp(VoteCount(0))], 0),
     (VOTE, "E", [], 1),
     (THIRD_VOTE, "6E", [kp(VoteCount(6))], 0),
+    (COUNTED, "E", [kp(EndSpeech(source="key"))], 0),  # the count is right: go on now
+    (COUNTED, "S", [kp(EndSpeech(source="key"))], 0),
+    (COUNTED, "4E", [], 1),  # the counts are in: a number is no answer now
+    (COUNTED, "12E", [], 1),
+    (COUNTED, "4CE", [kp(EndSpeech(source="key"))], 0),  # the digit deleted: a plain Enter
+    (COUNTED, "U", [Undo(source="keypad")], 0),  # a miscount: take it back
+    (COUNTED, "4U", [], 0),  # with something typed, undo only clears it
+    (COUNTED, "4UU", [Undo(source="keypad")], 0),
+    (COUNTED, "F7E", [kp(Foul(7))], 0),  # a foul during the pause is still a foul
     (SPEECH, "S", [kp(EndSpeech(source="key"))], 0),
     (SPEECH, "E", [], 1),
     (NOTHING, "5E", [], 1),
@@ -221,3 +231,57 @@ def test_a_key_before_the_game_starts_is_refused_without_a_crash() -> None:
     press(controller, "5E")
     assert host.posted == []
     assert cues.played == [Cue.KEY_ACK, Cue.KEY_ACK, Cue.REJECT]
+
+
+# Night 0 and day 1 of the golden game, up to the vote between seats 5 and 9.
+TO_THE_VOTE = ["2 5 9", "wait", "4", "wait", "7", "wait", ".", "5 9", "."] + [
+    line for seat in (5, 9, 5, 9, 5, 9, 9, 5, 9) for line in (str(seat), ".")
+] + [".", "."]  # fmt: skip
+
+
+def host_at_the_vote() -> tuple[Host, KeypadController, Cues]:
+    from voicehost import config
+    from voicehost.phrases import PhraseBook
+    from voicehost.scripted import run_script
+
+    settings = config.loads("")
+    clock = FakeClock()
+    cues = Cues()
+    host = run_script(
+        TO_THE_VOTE, settings, clock=clock, cues=cues, book=PhraseBook.load("ru")
+    ).host
+    assert host.prompt().kind is PromptKind.VOTE_COUNT and host.prompt().subject == 5
+    return host, KeypadController(host, cues, clock), cues
+
+
+def test_on_a_real_table_enter_confirms_the_count_and_a_number_is_refused() -> None:
+    host, controller, cues = host_at_the_vote()
+    press(controller, "6E")  # 6 against 5, the other 4 against 9
+    host.process_pending()
+    assert host.prompt().kind is PromptKind.CONFIRM_VOTE
+    press(controller, "7E")  # a second count during the pause: refused, nothing changes
+    host.process_pending()
+    assert cues.played[-1] is Cue.REJECT
+    assert host.prompt().kind is PromptKind.CONFIRM_VOTE and host.state.players[5].alive
+    press(controller, "E")  # the count is right
+    host.process_pending()
+    assert not host.state.players[5].alive
+    assert host.transcript[-2:] == [
+        "Игрок номер пять покидает стол. Его роль: мафия.",
+        "Последнее слово игроку номер пять.",
+    ]
+
+
+def test_on_a_real_table_undo_during_the_pause_asks_the_same_count_again() -> None:
+    host, controller, cues = host_at_the_vote()
+    press(controller, "4E")  # a miscount: 4 against 5, so 6 against 9
+    host.process_pending()
+    press(controller, "U")
+    host.process_pending()
+    assert host.prompt().kind is PromptKind.VOTE_COUNT and host.prompt().subject == 5
+    press(controller, "6E")
+    host.process_pending()
+    press(controller, "E")
+    host.process_pending()
+    assert not host.state.players[5].alive and host.state.players[9].alive
+    assert Cue.REJECT not in cues.played
