@@ -56,10 +56,11 @@ HELP = """Keyboard reference
   5 7          enter two seats (two nominations; the mafia's seats on night 0)
   3            during a vote: 3 raised masks for the candidate being voted on
   v 3          a vote count, explicitly
-  .            end the current speech (also: end, спасибо, пас)
+  .            end the current speech (also: end, спасибо, пас); after a vote's
+               counts are announced: the count is right, go on at once
   miss         the mafia miss on purpose (also: -, промах)
   f 5          a foul for seat 5 (also: foul 5)
-  u            undo the last entry
+  u            undo the last entry (a miscount: before anyone leaves)
   p            pause / resume the clock
   protocol     write the protocol now
   status       show the table
@@ -103,7 +104,9 @@ def parse(line: str, prompt: Prompt) -> Action | None:
     if head == "protocol" and not rest:
         return WriteProtocol()
     numbers = [_number(word, text) for word in words]
-    if prompt.kind in (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT):
+    # During the pause after the last count a number is a second count: the rules refuse it
+    # and say how to confirm or correct, which a seat entry's "not now" would not.
+    if prompt.kind in (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT, PromptKind.CONFIRM_VOTE):
         if len(numbers) != 1:
             raise CommandError(f"«{text}»: a vote takes one number, the count of raised masks")
         return Submit(VoteCount(numbers[0]))

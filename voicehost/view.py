@@ -15,6 +15,7 @@ PROMPT_TEXT = {
     PromptKind.DOCTOR_HEAL: "Doctor: enter the seat to heal",
     PromptKind.VOTE_COUNT: "votes against seat {subject}: enter the count (0..{max})",
     PromptKind.THIRD_VOTE_COUNT: "third vote: how many for 'all leave'? (0..{max})",
+    PromptKind.CONFIRM_VOTE: "votes counted: `.` goes on now, `u` corrects the last count",
 }
 
 
