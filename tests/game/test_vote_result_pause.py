@@ -21,6 +21,7 @@ from voicehost.game.model import Phase, Team, TimerKind
 from voicehost.host import Host
 from voicehost.phrases import PhraseBook
 from voicehost.scripted import ScriptResult, run_script
+from voicehost.view import status_lines
 
 BOOK = PhraseBook.load("ru")
 SETTINGS = config.loads("")
@@ -327,3 +328,11 @@ def test_the_old_scripts_play_unchanged_with_no_pause() -> None:
 def test_end_speech_outside_the_pause_and_a_speech_is_still_refused() -> None:
     table = at_vote(3, 6)
     assert table.reject(EndSpeech()).code == "no_speech"
+
+
+def test_the_screen_says_how_to_confirm_or_correct_during_the_pause() -> None:
+    host = play([*TO_THE_VOTE, "6"]).host
+    assert status_lines(host)[-1] == "→ votes counted: `.` goes on now, `u` corrects the last count"
+    assert "⏱ 0:05" in status_lines(host)[0]
+    then(host, ".")
+    assert status_lines(host)[-1] == "→ `.` ends the speech"  # 5's last words
