@@ -91,8 +91,13 @@ class Journal:
 
     @classmethod
     def reopen(cls, path: Path) -> Journal:
-        """Continue appending to an existing journal (after a resume)."""
+        """Continue appending to an existing journal (after a resume).
+
+        A line torn by a power cut is cut off first, so the next entry starts on a line of its
+        own and a later resume reads the journal cleanly.
+        """
         try:
+            _drop_torn_tail(path)
             handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
         except OSError as exc:
             raise JournalError(f"cannot open journal {path}: {exc.strerror}") from exc
@@ -137,6 +142,31 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
         elif "input" in record:
             entries.append(JournalEntry(from_json(record["input"]), str(record.get("source", ""))))
     return header, entries
+
+
+def _drop_torn_tail(path: Path) -> None:
+    """End the file on a whole line: a torn tail is cut off, a whole record gets its newline.
+
+    ``read`` keeps a last record that parses (it was written whole, only its newline was lost)
+    and drops one that does not; this makes the file say the same.
+    """
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return
+    keep = data.rfind(b"\n") + 1
+    try:
+        json.loads(data[keep:])
+        whole = True
+    except ValueError:
+        whole = False
+    with open(path, "r+b") as handle:
+        if whole:
+            handle.seek(0, os.SEEK_END)
+            handle.write(b"\n")
+        else:
+            handle.truncate(keep)
+        handle.flush()
+        os.fsync(handle.fileno())
 
 
 def _parse(path: Path, lines: list[str]) -> Iterator[dict[str, Any]]:

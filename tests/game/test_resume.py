@@ -128,11 +128,6 @@ def test_a_torn_last_line_is_ignored(straight: tuple[Path, dict[str, Any]], tmp_
         assert protocol_module.build(host.state) == straight[1]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="journal bug for the lead: after resuming a torn journal, the next line is appended "
-    "to the torn one, so a second resume finds a damaged line in the middle",
-)
 def test_a_game_resumed_after_a_torn_line_can_be_resumed_again(
     straight: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:

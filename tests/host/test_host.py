@@ -13,7 +13,7 @@ from voicehost import config
 from voicehost.adapters.text import ScreenPrivateChannel, SilentCues
 from voicehost.clock import FakeClock
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, VoteCount
-from voicehost.game.model import Cue, Phase, TimerKind
+from voicehost.game.model import Cue, Phase, Role, TimerKind
 from voicehost.host import Host, Submit, TogglePause, Undo, VoiceStop
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Utterance
@@ -229,6 +229,24 @@ def test_a_day_foul_is_announced_and_counted():
     host.submit(Foul(3))
     assert host.transcript[-1].startswith("Замечание игроку номер три.")
     assert host.state.players[3].fouls == 1
+
+
+def test_a_whole_last_record_without_its_newline_is_kept_on_resume(tmp_path):
+    host, *_ = make_host(tmp_path)
+    host.start()
+    host.submit(EnterSeats((2, 5, 9)))
+    journal = tmp_path / "game.jsonl"
+    journal.write_bytes(journal.read_bytes().rstrip(b"\n"))  # the newline never reached the disk
+    resumed, *_ = make_host(tmp_path)
+    resumed.resume()
+    mafia = [seat for seat, p in resumed.state.players.items() if p.role is Role.MAFIA]
+    assert mafia == [2, 5, 9]
+    resumed.wait_timer()
+    assert resumed.submit(EnterSeats((4,)))
+    again, *_ = make_host(tmp_path)
+    again.resume()
+    assert again.state.players[4].role is Role.COMMISSAR
+    assert again.state.players[2].role is Role.MAFIA
 
 
 def at_vote_on_1_and_5(settings: str = "") -> Host:
