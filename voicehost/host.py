@@ -285,7 +285,19 @@ class Host:
         self.state = self._rebuild()
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
+        self._ask_vote_again()
         return True
+
+    def _ask_vote_again(self) -> None:
+        """After an undone count the table hears the question again, so hands go up again."""
+        assert self.state is not None
+        state = self.state
+        if state.vote_settling is not None:
+            return
+        if state.phase is Phase.VOTE:
+            self._say("day.vote_for", {"seat": state.candidates[state.vote_index]})
+        elif state.phase is Phase.THIRD_VOTE:
+            self._say("day.third_vote")
 
     def _can_undo(self) -> bool:
         for item in reversed(self.accepted):

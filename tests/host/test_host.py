@@ -293,6 +293,8 @@ def test_a_miscount_is_undone_during_the_pause_before_anyone_leaves():
     assert host.timer is None  # the pause is over: the count is asked again
     assert host.prompt().subject == 1
     assert all(player.alive for player in host.state.players.values())
+    # The table hears the question again, so the masks go up again.
+    assert host.transcript[-1] == "Кто за то, чтобы игрок номер один покинул стол? Раз, два, три!"
     host.handle(Submit(VoteCount(1)))
     host.wait_timer()
     assert not host.state.players[5].alive and host.state.players[1].alive
