@@ -152,8 +152,11 @@ def test_undo_during_the_pause_asks_the_same_candidate_again_and_nobody_leaves()
     assert host.undo()
     assert (host.prompt().kind, host.prompt().subject) == (PromptKind.VOTE_COUNT, 5)
     assert host.timer is None
-    then(host, "wait 30")  # the pause that was running has gone: nothing happens
-    assert host.transcript[said:] == []
+    # The question is asked again, then the pause that was running has gone: nothing happens.
+    asked_again = ["Кто за то, чтобы игрок номер пять покинул стол? Раз, два, три!"]
+    assert host.transcript[said:] == asked_again
+    then(host, "wait 30")
+    assert host.transcript[said:] == asked_again
     assert all(player.alive for player in host.state.players.values())  # type: ignore[union-attr]
     then(host, "6", ".")
     assert host.transcript[-2] == "Игрок номер пять покидает стол. Его роль: мафия."
