@@ -2,9 +2,10 @@
 
 It does what PortAudio does with ``voicehost.adapters.sound.DeviceBackend``'s callback: a thread
 asks for one block every block-time of *its own* crystal, tells the timeline when that block
-will be heard (now + its latency), and pulls the mix. Its crystal may run fast or slow
-(``ppm``), so a benchmark sees whether the timeline follows a card that drifts; and since the
-card knows when each of its samples is really heard, onset errors are measured against the
+will be heard (PortAudio's ``outputBufferDacTime``), and pulls the mix. A callback so late that
+the card ran dry is an underrun: the card resumes later, as a real one does. Its crystal may run
+fast or slow (``ppm``), so a benchmark sees whether the timeline follows a card that drifts; and
+since the card knows when each of its samples is really heard, onset errors are measured against the
 truth, not against the timeline's own estimate.
 
 The ALSA null/file devices cannot stand in here: they are not real time (they take blocks as
@@ -36,6 +37,7 @@ class SimulatedCard(Backend):
         self.true_rate = output.rate * (1 + ppm * 1e-6)
         self.block_frames = block_frames
         self.started = output.clock.now()
+        self.underruns = 0
         self._stopped = threading.Event()
         output.backend = self
         self._thread = threading.Thread(target=self._run, name="simulated-card", daemon=True)
@@ -49,14 +51,26 @@ class SimulatedCard(Backend):
         output = self.output
         blocks = 0
         while not self._stopped.is_set():
-            due = self.started + blocks * self.block_frames / self.true_rate
+            due = self.heard_at(blocks * self.block_frames) - self.latency
             pause = due - output.clock.now()
             if pause > 0:
                 time.sleep(pause)
             with output._lock:
-                output.timeline.observe(output.mixer.position, output.clock.now() + self.latency)
+                output.timeline.observe(output.mixer.position, self._dac_time(output))
             output.pull(self.block_frames)
             blocks += 1
+
+    def _dac_time(self, output: SoundOutput) -> float:
+        """When the block asked for now will be heard, as PortAudio reports it. The card asks
+        ``latency`` ahead; a callback later than the block's own time to play found the card
+        dry (an underrun), and the card goes on from now."""
+        heard = self.heard_at(output.mixer.position)
+        now = output.clock.now()
+        if heard < now:
+            self.started += now - heard
+            self.underruns += 1
+            heard = now
+        return heard
 
     def drain(self, position: int) -> None:
         while self.output.mixer.position < position and not self._stopped.is_set():

@@ -4,8 +4,8 @@ Pure numpy, no device and no threads (the sound adapter holds the lock). Two rul
 something players can trust:
 
 - The voice lane is sequential: an announcement starts no earlier than the end of the one before
-  it, and not inside a cue that is already sounding, so announcements never overlap and the end
-  of each one is known exactly when it is queued.
+  it, and never over a cue already placed (it waits for the cue to end), so announcements never
+  overlap and the end of each one is known exactly when it is queued.
 - Every clip starts at a sample position computed from its clock time by a ``Timeline``, so a cue
   lands on its deadline to the sample, and nothing drifts however long the game runs.
 
@@ -79,7 +79,7 @@ class Mixer:
         """Put a clip on a lane at ``requested`` (or as soon after as the lane allows)."""
         start = max(requested, self.position)
         if lane is Lane.VOICE:
-            start = self._voice_start(max(start, self._voice_end))
+            start = self._voice_start(max(start, self._voice_end), len(samples))
             self._voice_end = start + len(samples)
         placement = Placement(lane, tag, requested, start, len(samples))
         self.placements.append(placement)
@@ -87,14 +87,14 @@ class Mixer:
             self._sounding.append(_Sounding(placement, samples))
         return placement
 
-    def _voice_start(self, start: int) -> int:
-        """Push a voice start past any cue sounding at that moment (a cue is never talked over)."""
+    def _voice_start(self, start: int, length: int) -> int:
+        """Push a voice start past every cue it would overlap (a cue is never talked over)."""
         moved = True
         while moved:
             moved = False
             for item in self._sounding:
                 cue = item.placement
-                if cue.lane is Lane.CUE and cue.start <= start < cue.end:
+                if cue.lane is Lane.CUE and cue.start < start + max(length, 1) and start < cue.end:
                     start, moved = cue.end, True
         return start
 

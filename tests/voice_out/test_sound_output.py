@@ -134,3 +134,10 @@ def test_a_speech_timer_starts_when_its_announcement_has_been_heard(settings, li
     assert opening.tag == "day.speech_nomination"
     assert timer.starts_at == pytest.approx(output.heard_at(opening.end))
     assert np.isclose(timer.ends_at - timer.starts_at, quick.timers.nomination_speech_seconds)
+
+
+def test_an_announcement_never_runs_over_a_cue_placed_for_later(output, ru_book):
+    output.play(Cue.TIME_UP, at=100.5)
+    output.say(ru_book.render("day.speech_nomination", {"seat": 3}))
+    cue, spoken = output.placements()
+    assert spoken.start == cue.end  # it would have reached the cue: it waits for it instead

@@ -46,6 +46,9 @@ BLOCK_FRAMES = 256
 """Default frames per device callback (``audio.block_frames``): 11.6 ms at 22050 Hz, how long a
 sound may wait for the card to take it."""
 
+LEAD_MARGIN_SECONDS = 0.005
+"""``lead_seconds()`` adds this for the caller's own wake-up delay."""
+
 DRAIN_LIMIT_SECONDS = 60.0
 """``close()`` waits at most this long for queued sound to finish playing."""
 
@@ -199,11 +202,11 @@ class SoundOutput:
 
     def lead_seconds(self) -> float:
         """How long before a deadline ``play(cue, at=deadline)`` must be called for the cue to
-        start on it: what the card already holds, plus one callback."""
+        start on it: what the card already holds, one callback, and a margin for the caller."""
         with self._lock:
             held = self.timeline.time_of(self.mixer.position) - self.clock.now()
-        block = self.backend.block_frames if isinstance(self.backend, DeviceBackend) else 0
-        return max(0.0, held) + block / self.rate
+        block = getattr(self.backend, "block_frames", 0)
+        return max(0.0, held) + block / self.rate + LEAD_MARGIN_SECONDS
 
     def heard_at(self, position: int) -> float:
         """Clock time at which sample ``position`` is heard."""
