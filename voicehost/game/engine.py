@@ -597,18 +597,7 @@ class Engine:
             state.current_speaker = None
             self._announce_candidates(state, out)
             return
-        speaker = state.speakers.pop(0)
-        state.current_speaker = speaker
-        out.append(Say("day.speech_nomination", {"seat": speaker}))
-        state.speech_running = True
-        self._start_timer(
-            state,
-            out,
-            TimerKind.NOMINATION_SPEECH,
-            self.timers.nomination_speech_seconds,
-            self._speech_warning(),
-            speaker,
-        )
+        self._give_floor(state, out, state.speakers.pop(0), TimerKind.NOMINATION_SPEECH)
 
     def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
         speaker = state.current_speaker
@@ -660,18 +649,7 @@ class Engine:
             state.current_speaker = None
             self._start_vote(state, out)
             return
-        speaker = state.speakers.pop(0)
-        state.current_speaker = speaker
-        out.append(Say("day.defence", {"seat": speaker}))
-        state.speech_running = True
-        self._start_timer(
-            state,
-            out,
-            TimerKind.DEFENCE_SPEECH,
-            self.timers.defence_speech_seconds,
-            self._speech_warning(),
-            speaker,
-        )
+        self._give_floor(state, out, state.speakers.pop(0), TimerKind.DEFENCE_SPEECH)
 
     # ------------------------------------------------------------------ votes
 
@@ -843,18 +821,24 @@ class Engine:
             else:
                 self._begin_night(state, out)
             return
-        speaker = state.last_words_queue.pop(0)
+        self._give_floor(state, out, state.last_words_queue.pop(0), TimerKind.LAST_WORDS)
+
+    def _give_floor(
+        self, state: GameState, out: list[Effect], speaker: Seat, kind: TimerKind
+    ) -> None:
+        """Announce a player's timed speech and start its timer (after the announcement)."""
+        phrase, seconds = {
+            TimerKind.NOMINATION_SPEECH: (
+                "day.speech_nomination",
+                self.timers.nomination_speech_seconds,
+            ),
+            TimerKind.DEFENCE_SPEECH: ("day.defence", self.timers.defence_speech_seconds),
+            TimerKind.LAST_WORDS: ("day.last_words", self.timers.last_words_seconds),
+        }[kind]
         state.current_speaker = speaker
-        out.append(Say("day.last_words", {"seat": speaker}))
+        out.append(Say(phrase, {"seat": speaker}))
         state.speech_running = True
-        self._start_timer(
-            state,
-            out,
-            TimerKind.LAST_WORDS,
-            self.timers.last_words_seconds,
-            self._speech_warning(),
-            speaker,
-        )
+        self._start_timer(state, out, kind, seconds, self._speech_warning(), speaker)
 
     # ------------------------------------------------------------------ fouls
 
