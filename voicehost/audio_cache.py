@@ -106,6 +106,7 @@ class AudioCache:
         return self.folder / f"{cache_key(text, self.choice, self.engine_version)}.wav"
 
     def has(self, text: str) -> bool:
+        """True when ``text`` is cached."""
         return self.path_for(text).exists()
 
     def load(self, text: str) -> Clip | None:

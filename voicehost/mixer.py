@@ -50,6 +50,7 @@ class Placement:
 
     @property
     def end(self) -> int:
+        """The sample after the clip."""
         return self.start + self.length
 
 
@@ -124,6 +125,7 @@ class Mixer:
 
     @property
     def background_playing(self) -> bool:
+        """True while a background loop sounds (or fades out)."""
         return self._background is not None
 
     # --- rendering ---

@@ -49,6 +49,7 @@ class PrepareReport:
     build: BuildReport | None
 
     def describe(self) -> str:
+        """One line for a person."""
         parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)"]
         if self.build is not None:
             parts.append(self.build.describe())

@@ -55,6 +55,7 @@ class SlotLimit:
     reason: str
 
     def matches(self, key: str) -> bool:
+        """True when the limit applies to ``key`` (a phrase or piece key)."""
         return re.fullmatch(self.pattern, phrase_of(key)) is not None
 
 
@@ -145,6 +146,7 @@ class VoicePack:
         return cls(folder, files)
 
     def has(self, key: str) -> bool:
+        """True when the pack records ``key``."""
         return key in self.files
 
     def clip(self, key: str, rate: int) -> Clip:

@@ -31,6 +31,7 @@ MAX_SILENCE_SECONDS = 1.5
 
 
 def register(subparsers: Any) -> None:
+    """Add ``voicehost demo``."""
     parser = subparsers.add_parser(
         "demo",
         help="play a whole scripted 10-player game into demo.wav",
@@ -50,6 +51,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """Play the demo game into a WAV file, print its transcript, play it if there is a card."""
     from voicehost.adapters.sound import open_sound_output
     from voicehost.clips import (
         Cut,

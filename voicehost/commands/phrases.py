@@ -15,6 +15,7 @@ from voicehost import config
 
 
 def register(subparsers: Any) -> None:
+    """Add ``voicehost phrases build|check``."""
     parser = subparsers.add_parser(
         "phrases",
         help="prepare the announcements' audio, or check a voice pack",

@@ -33,6 +33,7 @@ HELP_LINE = "Enter/n next · r repeat · p previous · q quit"
 
 
 def register(subparsers: Any) -> None:
+    """Add ``voicehost rehearse``."""
     parser = subparsers.add_parser(
         "rehearse",
         help="speak the announcements one by one (or list them, or render them to files)",
@@ -48,6 +49,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    """List, render or speak the chosen phrases."""
     from voicehost.phrases import PhraseBook
 
     settings = config.load(args.config)
