@@ -14,6 +14,8 @@ fast as they are made).
 
 from __future__ import annotations
 
+import bisect
+import math
 import threading
 import time
 
@@ -38,14 +40,21 @@ class SimulatedCard(Backend):
         self.block_frames = block_frames
         self.started = output.clock.now()
         self.underruns = 0
+        self.blocks_heard: list[tuple[int, float]] = []
         self._stopped = threading.Event()
         output.backend = self
         self._thread = threading.Thread(target=self._run, name="simulated-card", daemon=True)
         self._thread.start()
 
     def heard_at(self, position: int) -> float:
-        """When sample ``position`` really reaches the listener (monotonic seconds)."""
+        """When sample ``position`` will reach the listener, if no underrun comes first."""
         return self.started + position / self.true_rate + self.latency
+
+    def was_heard_at(self, position: int) -> float:
+        """When sample ``position``, already played, really reached the listener."""
+        index = bisect.bisect_right(self.blocks_heard, (position, math.inf)) - 1
+        first, heard = self.blocks_heard[index]
+        return heard + (position - first) / self.true_rate
 
     def _run(self) -> None:
         output = self.output
@@ -56,7 +65,10 @@ class SimulatedCard(Backend):
             if pause > 0:
                 time.sleep(pause)
             with output._lock:
-                output.timeline.observe(output.mixer.position, self._dac_time(output))
+                first = output.mixer.position
+                heard = self._dac_time(output)
+                output.timeline.observe(first, heard)
+            self.blocks_heard.append((first, heard))
             output.pull(self.block_frames)
             blocks += 1
 
