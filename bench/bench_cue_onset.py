@@ -16,20 +16,15 @@ Figures, against the card's own timing (when each sample is really heard):
   sampled all run long (a card 100 ppm fast gains 18 ms in 3 minutes if nobody follows it);
 - speech start error: when the timer starts - when its announcement's last sample is heard.
 
-``--early`` measures a proposal for the host: fire timer events ``lead_seconds()`` before the
-deadline (still passing ``at=deadline``), so the card already holds the cue when it is due.
-
-Goal: onset error <= 20 ms, no drift. A cue is asked for when its deadline fires (the host
-calls ``play(cue, at=deadline)`` then), so the error is at least what the card holds: its
-latency (default here 12 ms, a 2-period buffer) plus up to one callback. The error beyond the
-latency is printed too: that part is voicehost's.
+Goal: onset error <= 20 ms, no drift. The host fires each timer event ``lead_seconds()`` before
+its deadline (what the card already holds, one callback and a margin) and asks for the cue with
+``at=deadline``, so the cue is placed on the sample that is heard at the deadline.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
-import queue
 import statistics
 import sys
 import time
@@ -47,7 +42,7 @@ from voicehost.adapters.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.clock import MonotonicClock  # noqa: E402
 from voicehost.cues import cue_clips  # noqa: E402
 from voicehost.game.effects import PromptKind  # noqa: E402
-from voicehost.game.inputs import EnterSeats, TimerWarning, TimeUp  # noqa: E402
+from voicehost.game.inputs import EnterSeats  # noqa: E402
 from voicehost.game.model import Cue  # noqa: E402
 from voicehost.host import Host, Quit, Submit  # noqa: E402
 from voicehost.mixer import Lane  # noqa: E402
@@ -74,6 +69,9 @@ class Witness:
     def busy_until(self) -> float:
         return self.output.busy_until()
 
+    def lead_seconds(self) -> float:
+        return float(self.output.lead_seconds())
+
     def play(self, cue: Cue, at: float | None = None) -> None:
         deadline = self.output.clock.now() if at is None else at
         self.output.play(cue, at)
@@ -82,48 +80,6 @@ class Witness:
 
     def close(self) -> None:
         """The card is closed by the benchmark."""
-
-
-class EarlyHost(Host):
-    """The proposal (``--early``): fire timer events ``cues.lead_seconds()`` before their deadline,
-    still passing ``at=deadline``, so the card holds the cue in time. Host's own loop, with the
-    lead added where it compares the clock with a deadline."""
-
-    def _lead(self) -> float:
-        return float(self.cues.output.lead_seconds())  # type: ignore[attr-defined]
-
-    def process_due(self) -> None:
-        while True:
-            timer = self.timer
-            deadline = self.next_deadline()
-            if timer is None or deadline is None or self.clock.now() + self._lead() < deadline:
-                return
-            self._cue_at = deadline
-            try:
-                if timer.warn_at is not None and not timer.warned and deadline == timer.warn_at:
-                    timer.warned = True
-                    self.submit(TimerWarning(timer.timer_id), source="timer")
-                else:
-                    self.timer = None
-                    self.submit(TimeUp(timer.timer_id), source="timer")
-            finally:
-                self._cue_at = None
-
-    def run(self, on_idle: Any = None) -> None:
-        while not self.over and not self.quit:
-            deadline = self.next_deadline()
-            timeout = 0.25
-            if deadline is not None:
-                timeout = min(timeout, max(0.0, deadline - self._lead() - self.clock.now()))
-            try:
-                command = self.inbox.get(timeout=timeout)
-            except queue.Empty:
-                pass
-            else:
-                self.handle(command)
-            self.process_due()
-            if on_idle is not None:
-                on_idle()
 
 
 class Table:
@@ -174,9 +130,6 @@ def main() -> int:
     )
     parser.add_argument("--ppm", type=float, default=100.0, help="the card's crystal error")
     parser.add_argument("--quick", action="store_true", help="30 s discussion, 3 speeches")
-    parser.add_argument(
-        "--early", action="store_true", help="the host asks for cues lead_seconds() early"
-    )
     parser.add_argument("--config", default=None)
     args = parser.parse_args()
     settings = config.load(args.config)
@@ -202,7 +155,7 @@ def main() -> int:
         output, latency=args.latency, ppm=args.ppm, block_frames=settings.audio.block_frames
     )
     witness = Witness(output)
-    host = (EarlyHost if args.early else Host)(
+    host = Host(
         settings,
         book,
         clock,
@@ -217,17 +170,16 @@ def main() -> int:
         f"A {discussion:.0f} s discussion and {speeches} speeches of 15 s, in real time "
         f"(about {expected / 60:.1f} min); card: {settings.audio.block_frames}-frame callbacks, "
         f"latency {args.latency * 1000:.0f} ms, crystal {args.ppm:+.0f} ppm"
-        + ("; the host asks for cues early" if args.early else "")
     )
     started = time.monotonic()
     host.start()
     host.run(on_idle=table)
     card.close()
     print(f"played {time.monotonic() - started:.0f} s\n")
-    return report(witness, table, card, started, args.early)
+    return report(witness, table, card, started)
 
 
-def report(witness: Witness, table: Table, card: SimulatedCard, started: float, early: bool) -> int:
+def report(witness: Witness, table: Table, card: SimulatedCard, started: float) -> int:
     print(f"{'cue':<14}{'deadline':>10}{'error':>10}")
     errors = []
     for cue, deadline, placement in witness.cues:
@@ -243,12 +195,6 @@ def report(witness: Witness, table: Table, card: SimulatedCard, started: float, 
         f"\ncue onset error: median {statistics.median(errors) * 1000:.1f} ms, "
         f"max {max(errors) * 1000:.1f} ms, min {min(errors) * 1000:.1f} ms over {len(errors)} cues"
     )
-    if not early:
-        beyond = [error - card.latency for error in errors]
-        print(
-            f"  beyond the card's {card.latency * 1000:.0f} ms latency: median "
-            f"{statistics.median(beyond) * 1000:.1f} ms, max {max(beyond) * 1000:.1f} ms"
-        )
     gaps = table.timeline_errors
     drift = abs(gaps[-1][1] - gaps[0][1])
     span = gaps[-1][0] - gaps[0][0]

@@ -169,6 +169,9 @@ class Host:
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
+        # How early a timer event must fire for its cue to start on the deadline (the sound card
+        # holds some audio already); a cue player that plays at once has no lead.
+        self._cue_lead: Callable[[], float] = getattr(cues, "lead_seconds", lambda: 0.0)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -382,7 +385,7 @@ class Host:
         while True:
             timer = self.timer
             deadline = self.next_deadline()
-            if timer is None or deadline is None or self.clock.now() < deadline:
+            if timer is None or deadline is None or self.clock.now() + self._cue_lead() < deadline:
                 return
             self._cue_at = deadline
             try:
@@ -416,7 +419,8 @@ class Host:
             deadline = self.next_deadline()
             timeout = 0.25
             if deadline is not None:
-                timeout = min(timeout, max(0.0, deadline - self.clock.now()))
+                lead = self._cue_lead()
+                timeout = min(timeout, max(0.0, deadline - lead - self.clock.now()))
             try:
                 command = self.inbox.get(timeout=timeout)
             except queue.Empty:

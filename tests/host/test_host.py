@@ -298,3 +298,33 @@ def test_a_miscount_is_undone_during_the_pause_before_anyone_leaves():
     host.handle(Submit(VoteCount(1)))
     host.wait_timer()
     assert not host.state.players[5].alive and host.state.players[1].alive
+
+
+class LeadingCues(SilentCues):
+    """A sound card that already holds 50 ms of audio: cues must be asked for that early."""
+
+    def lead_seconds(self) -> float:
+        return 0.05
+
+
+def test_timer_events_fire_early_enough_for_the_card_to_start_the_cue_on_time():
+    clock = FakeClock()
+    cues = LeadingCues()
+    host = Host(
+        config.loads(""),
+        BOOK,
+        clock,
+        speaker=TimedSpeaker(clock),
+        cues=cues,
+        private=ScreenPrivateChannel(None),
+    )
+    host.start()
+    register_roles(host)
+    host.submit(EndSpeech())
+    warn_at = host.timer.ends_at - 5
+    clock.set(warn_at - 0.06)
+    host.process_due()
+    assert not [cue for cue, _ in cues.played if cue is Cue.WARNING]  # too early still
+    clock.set(warn_at - 0.04)
+    host.process_due()
+    assert cues.played[-1] == (Cue.WARNING, pytest.approx(warn_at))  # placed on its deadline
