@@ -88,6 +88,10 @@ SEAT_PROMPTS = (
 )
 
 
+#: An Enter this soon after a count was sent is not taken as "the count is right" (seconds).
+CONFIRM_GUARD = 1.0
+
+
 class HostLink(Protocol):
     """What the controller needs of the host: the question of the moment, and a mailbox."""
 
@@ -140,6 +144,7 @@ class KeypadController:
         self._timeout = entry_timeout_seconds
         self._entry = Entry()
         self._last_key_at: float | None = None
+        self._count_sent_at: float | None = None
 
     @property
     def entry(self) -> Entry:
@@ -224,6 +229,7 @@ class KeypadController:
             if number is None:
                 self._reject()
             else:
+                self._count_sent_at = self._clock.now()
                 self._submit(VoteCount(number))
         elif prompt.kind is PromptKind.CONFIRM_VOTE:
             self._confirm_counts(number)
@@ -237,7 +243,10 @@ class KeypadController:
 
     def _confirm_counts(self, number: int | None) -> None:
         self._entry = Entry()
-        if number is None:
+        sent = self._count_sent_at
+        if number is None and sent is not None and self._clock.now() - sent < CONFIRM_GUARD:
+            self._reject()  # a bounced or doubled Enter must not skip the pause for corrections
+        elif number is None:
             self._submit(EndSpeech(source="key"))  # "the count is right"
         else:
             self._reject()  # the counts are in: a miscount is taken back with UNDO, not retyped

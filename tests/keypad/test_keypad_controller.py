@@ -263,6 +263,7 @@ def test_on_a_real_table_enter_confirms_the_count_and_a_number_is_refused() -> N
     host.process_pending()
     assert cues.played[-1] is Cue.REJECT
     assert host.prompt().kind is PromptKind.CONFIRM_VOTE and host.state.players[5].alive
+    host.clock.advance(1.5)  # type: ignore[attr-defined]  # a FakeClock
     press(controller, "E")  # the count is right
     host.process_pending()
     assert not host.state.players[5].alive
@@ -281,7 +282,22 @@ def test_on_a_real_table_undo_during_the_pause_asks_the_same_count_again() -> No
     assert host.prompt().kind is PromptKind.VOTE_COUNT and host.prompt().subject == 5
     press(controller, "6E")
     host.process_pending()
+    host.clock.advance(1.5)  # type: ignore[attr-defined]  # a FakeClock
     press(controller, "E")
     host.process_pending()
     assert not host.state.players[5].alive and host.state.players[9].alive
     assert Cue.REJECT not in cues.played
+
+
+def test_a_doubled_enter_right_after_the_count_does_not_skip_the_pause() -> None:
+    host, controller, cues = host_at_the_vote()
+    press(controller, "4E")
+    host.process_pending()
+    assert host.prompt().kind is PromptKind.CONFIRM_VOTE
+    press(controller, "E")  # a bounced Enter, 0 s later: it must not confirm a miscount
+    host.process_pending()
+    assert host.prompt().kind is PromptKind.CONFIRM_VOTE
+    assert cues.played[-1] is Cue.REJECT
+    press(controller, "U")  # so the miscount can still be taken back
+    host.process_pending()
+    assert host.prompt().kind is PromptKind.VOTE_COUNT and host.state.players[9].alive
