@@ -180,6 +180,10 @@ class StopWordRecognizer:
         return Hypothesis(words, final)
 
 
+#: After the audio fails, the Listener waits this long before opening it again (seconds).
+RESTART_DELAY_SECONDS = 2.0
+
+
 @dataclass(frozen=True)
 class WordsHeard:
     """Words of a closed utterance, times in clock seconds (for the listening tool)."""
@@ -247,6 +251,8 @@ class VoskListener:
         self._reported_deafness = float("-inf")
         self._on_stop_word: StopWordHeard | None = None
         self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self.restarts = 0
 
     # ports.Listener -------------------------------------------------------------------------
 
@@ -284,6 +290,7 @@ class VoskListener:
 
     def close(self) -> None:
         """Stop the audio and the thread."""
+        self._closing.set()
         self.source.close()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():
@@ -306,12 +313,36 @@ class VoskListener:
     # the Listener's thread ------------------------------------------------------------------
 
     def _run(self) -> None:
+        """Feed the recogniser; when the audio fails (a microphone pulled out), log it, wait and
+        open the audio again, so voice comes back by itself. Keys end speeches meanwhile."""
+        while not self._closing.is_set():
+            try:
+                for block in self.source.blocks():
+                    self.process(block)
+                return  # a finite source (a recording) is used up
+            except Exception as exc:  # the game goes on; the log says why
+                self.failure = exc
+                if self._closing.is_set():
+                    return
+                log.exception(
+                    "the listener failed; trying again in %.0f s (speeches end from the "
+                    "keyboard or keypad meanwhile)",
+                    RESTART_DELAY_SECONDS,
+                )
+            if self._closing.wait(RESTART_DELAY_SECONDS):
+                return
+            self._reopen()
+
+    def _reopen(self) -> None:
+        self.restarts += 1
+        self._interrupted = True  # what follows is a new stream: reset the recogniser
         try:
-            for block in self.source.blocks():
-                self.process(block)
-        except Exception as exc:  # the game goes on without voice; the log says why
-            self.failure = exc
-            log.exception("the listener stopped: speeches now end from the keyboard or keypad")
+            self.source.close()
+            opener = getattr(self.source, "open", None)
+            if callable(opener):
+                opener()
+        except Exception:  # noqa: BLE001 - the next round of _run tries again
+            log.exception("the microphone could not be opened again")
 
     def process(self, block: AudioBlock) -> None:
         """Handle one block of audio (called on the Listener's thread)."""
