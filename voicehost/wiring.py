@@ -38,12 +38,21 @@ def make_audio(
             log.warning("voice.engine is text: nothing to record to %s", audio_out)
         return TextSpeaker(clock), SilentCues()
     from voicehost.adapters.sound import open_sound_output
+    from voicehost.adapters.sound_probe import sound_system_crash
     from voicehost.errors import DeviceError
     from voicehost.speech import speech_library
 
     library = speech_library(settings)
     report = library.prepare(book.all_segments())
     log.info("voice: %s", report.describe())
+    crash = sound_system_crash()
+    if crash is not None:
+        print(
+            f"voicehost: {crash}; repair or remove a broken ~/.asoundrc or /etc/asound.conf "
+            "(`voicehost doctor` explains). Announcements are shown as text.",
+            file=sys.stderr,
+        )
+        return TextSpeaker(clock), SilentCues()
     try:
         output = open_sound_output(
             clock,

@@ -363,6 +363,11 @@ def import_sounddevice() -> Any:
         import sounddevice
     except (ImportError, OSError) as exc:
         raise DeviceError(f"no sound output: {_first_line(exc)}; {PORTAUDIO_HINT}") from exc
+    except Exception as exc:  # PortAudioError: a broken ALSA configuration, no sound server
+        raise DeviceError(
+            f"the sound system did not start ({_first_line(exc)}); repair or remove a broken "
+            "~/.asoundrc or /etc/asound.conf (`voicehost doctor` explains)"
+        ) from exc
     return sounddevice
 
 

@@ -10,15 +10,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import importlib
 import io
 import json
 import math
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import wave
@@ -29,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost import config
+from voicehost.adapters.sound_probe import sound_system_crash
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 
@@ -85,27 +83,8 @@ Check = Callable[[Settings, Options], Finding]
 # --------------------------------------------------------------------------- helpers
 
 
-@functools.cache
-def _sound_system_crash() -> str | None:
-    """Why PortAudio would crash this process on import, or None when it starts.
-
-    A broken ALSA configuration makes alsa-lib abort the whole process; a child process takes
-    that blow instead of the doctor.
-    """
-    probe = subprocess.run(
-        [sys.executable, "-c", "import sounddevice"],
-        capture_output=True,
-        text=True,
-        timeout=DEVICE_TIMEOUT_SECONDS,
-    )
-    if probe.returncode >= 0:
-        return None  # it starts (a missing package is reported by the import below)
-    last_line = (probe.stderr.strip().splitlines() or ["no message"])[-1]
-    return f"the sound system crashes when it starts ({last_line})"
-
-
 def _import_sounddevice() -> Any:
-    crash = _sound_system_crash()
+    crash = sound_system_crash()
     if crash is not None:
         raise VoicehostError(
             crash + "; fix: repair or remove a broken ~/.asoundrc or /etc/asound.conf"
