@@ -190,16 +190,7 @@ def test_undo_takes_back_a_nomination_and_the_journal_replays_it(tmp_path):
 
 
 def test_commissar_check_cannot_be_undone():
-    host, *_ = make_host()
-    host.start()
-    register_roles(host)
-    host.submit(EndSpeech())
-    for speaker in range(1, 11):
-        host.submit(EnterSeats((5,) if speaker != 5 else (1,)))
-        host.submit(EndSpeech())
-    host.wait_timer()  # defence of 1
-    host.wait_timer()  # defence of 5
-    assert host.state.phase is Phase.VOTE
+    host = at_vote_on_1_and_5()
     host.handle(Submit(VoteCount(1)))
     host.wait_timer()  # the pause for a correction runs out: 5 leaves
     host.wait_timer()  # last words of 5
