@@ -29,7 +29,14 @@ from voicehost.game.effects import (
     StartTimer,
 )
 from voicehost.game.engine import Engine
-from voicehost.game.inputs import UNDOABLE, EndSpeech, Input, TimerWarning, TimeUp
+from voicehost.game.inputs import (
+    UNDOABLE,
+    EndSpeech,
+    Input,
+    TimerWarning,
+    TimeUp,
+    drop_last_undoable,
+)
 from voicehost.game.model import Cue, Phase
 from voicehost.game.state import GameState
 from voicehost.journal import (
@@ -284,7 +291,7 @@ class Host:
             return False
         if self._journal is not None:
             self._journal.append_undo(source)
-        self._pop_undoable()
+        drop_last_undoable(self.accepted, lambda item: item.event)
         self.state = self._rebuild()
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
@@ -315,19 +322,13 @@ class Host:
             )
         return False
 
-    def _pop_undoable(self) -> None:
-        for index in range(len(self.accepted) - 1, -1, -1):
-            if isinstance(self.accepted[index].event, UNDOABLE):
-                del self.accepted[index]
-                return
-
     def _sync_timer_after_undo(self) -> None:
         assert self.state is not None
         wanted = self.state.timer
         if wanted is None:
             self._cancel_timer()
         elif self.timer is None or self.timer.timer_id != wanted.timer_id:
-            self._carry_out([self.engine._timer_effect(wanted)])
+            self._carry_out([self.engine.timer_effect(wanted)])
 
     def _reject(self, message: str, source: str) -> None:
         self.rejections.append(message)

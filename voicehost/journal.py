@@ -18,7 +18,7 @@ from typing import Any
 
 from voicehost.config import NightSettings, RulesSettings, Settings, TimerSettings
 from voicehost.errors import VoicehostError
-from voicehost.game.inputs import Input, from_json, to_json
+from voicehost.game.inputs import Input, drop_last_undoable, from_json, to_json
 
 FORMAT = "voicehost-journal/1"
 
@@ -202,15 +202,10 @@ def mark_finished(path: Path) -> None:
 
 def effective_entries(entries: list[JournalEntry]) -> list[JournalEntry]:
     """The inputs that stand after applying every undo: the game itself."""
-    from voicehost.game.inputs import UNDOABLE
-
     kept: list[JournalEntry] = []
     for entry in entries:
-        if not entry.undo:
+        if entry.undo:
+            drop_last_undoable(kept, lambda item: item.event)
+        else:
             kept.append(entry)
-            continue
-        for index in range(len(kept) - 1, -1, -1):
-            if isinstance(kept[index].event, UNDOABLE):
-                del kept[index]
-                break
     return kept

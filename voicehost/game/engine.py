@@ -150,7 +150,7 @@ class Engine:
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
         timer = state.timer
         if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
-            out.append(self._timer_effect(timer))
+            out.append(self.timer_effect(timer))
         return out
 
     def winner(self, state: GameState) -> Team | None:
@@ -176,10 +176,11 @@ class Engine:
     ) -> None:
         state.timer_seq += 1
         state.timer = Timer(state.timer_seq, kind, seconds, warn_before, kind.is_speech, speaker)
-        out.append(self._timer_effect(state.timer))
+        out.append(self.timer_effect(state.timer))
 
     @staticmethod
-    def _timer_effect(timer: Timer) -> StartTimer:
+    def timer_effect(timer: Timer) -> StartTimer:
+        """The StartTimer effect that (re)starts ``timer`` at full length."""
         return StartTimer(
             timer.timer_id,
             timer.kind,

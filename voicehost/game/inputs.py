@@ -6,6 +6,7 @@ JSON object and read it back (``to_json`` / ``from_json``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
@@ -76,6 +77,15 @@ INPUT_TYPES: dict[str, type[Any]] = {
 
 #: Inputs a person typed; ``undo`` takes back the last of these.
 UNDOABLE = (EnterSeats, Miss, VoteCount, Foul)
+
+
+def drop_last_undoable(items: list[Any], event_of: Callable[[Any], Input | None]) -> None:
+    """Remove the last item whose input ``undo`` takes back (the live host and the journal's
+    replay both use this, so an undo means the same thing in both)."""
+    for index in range(len(items) - 1, -1, -1):
+        if isinstance(event_of(items[index]), UNDOABLE):
+            del items[index]
+            return
 
 
 def to_json(event: Input) -> dict[str, Any]:
