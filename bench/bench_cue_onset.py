@@ -37,17 +37,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from soundcard_sim import SimulatedCard  # noqa: E402
 
 from voicehost import config  # noqa: E402
-from voicehost.adapters.sound import SoundOutput  # noqa: E402
-from voicehost.adapters.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.clock import MonotonicClock  # noqa: E402
-from voicehost.cues import cue_clips  # noqa: E402
+from voicehost.console.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.game.effects import PromptKind  # noqa: E402
 from voicehost.game.inputs import EnterSeats  # noqa: E402
 from voicehost.game.model import Cue  # noqa: E402
-from voicehost.host import Host, Quit, Submit  # noqa: E402
-from voicehost.mixer import Lane  # noqa: E402
+from voicehost.host.loop import Host, Quit, Submit  # noqa: E402
 from voicehost.phrases import PhraseBook  # noqa: E402
-from voicehost.speech import speech_library  # noqa: E402
+from voicehost.voice_out.cues import cue_clips  # noqa: E402
+from voicehost.voice_out.mixer import Lane  # noqa: E402
+from voicehost.voice_out.sound import SoundOutput  # noqa: E402
+from voicehost.voice_out.speech import speech_library  # noqa: E402
 
 ROLES = {
     PromptKind.REGISTER_MAFIA: (2, 5, 9),

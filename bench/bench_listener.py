@@ -39,8 +39,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from voicehost.adapters.microphone import ArraySource  # noqa: E402
-from voicehost.adapters.vosk_listener import (  # noqa: E402
+from voicehost.clock import FakeClock  # noqa: E402
+from voicehost.voice_in.microphone import ArraySource  # noqa: E402
+from voicehost.voice_in.rule import Decision, Verdict  # noqa: E402
+from voicehost.voice_in.vosk_listener import (  # noqa: E402
     ListenerEvent,
     ListenerTuning,
     SpeechModel,
@@ -48,8 +50,6 @@ from voicehost.adapters.vosk_listener import (  # noqa: E402
     VoskListener,
     grammar_words,
 )
-from voicehost.clock import FakeClock  # noqa: E402
-from voicehost.listening import Decision, Verdict  # noqa: E402
 
 RATE = 16000
 BLOCK_SECONDS = 0.05

@@ -44,13 +44,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from soundcard_sim import SimulatedCard  # noqa: E402
 
 from voicehost import config  # noqa: E402
-from voicehost.adapters.sound import BLOCK_FRAMES, SoundOutput  # noqa: E402
-from voicehost.adapters.tts import EspeakSynthesizer, voice_choice  # noqa: E402
 from voicehost.clips import Clip, normalise, resample, trim_silence  # noqa: E402
 from voicehost.clock import MonotonicClock  # noqa: E402
 from voicehost.phrases import PhraseBook  # noqa: E402
 from voicehost.ports import Utterance  # noqa: E402
-from voicehost.speech import speech_library  # noqa: E402
+from voicehost.voice_out.sound import BLOCK_FRAMES, SoundOutput  # noqa: E402
+from voicehost.voice_out.speech import speech_library  # noqa: E402
+from voicehost.voice_out.tts import EspeakSynthesizer, voice_choice  # noqa: E402
 
 WAV_HEADER_BYTES = 44
 

@@ -1,6 +1,6 @@
 """A simulated sound card for the voice-out benchmarks (this machine has none).
 
-It does what PortAudio does with ``voicehost.adapters.sound.DeviceBackend``'s callback: a thread
+It does what PortAudio does with ``voicehost.voice_out.sound.DeviceBackend``'s callback: a thread
 asks for one block every block-time of *its own* crystal, tells the timeline when that block
 will be heard (PortAudio's ``outputBufferDacTime``), and pulls the mix. A callback so late that
 the card ran dry is an underrun: the card resumes later, as a real one does. Its crystal may run
@@ -19,7 +19,7 @@ import math
 import threading
 import time
 
-from voicehost.adapters.sound import BLOCK_FRAMES, Backend, SoundOutput
+from voicehost.voice_out.sound import BLOCK_FRAMES, Backend, SoundOutput
 
 
 class SimulatedCard(Backend):

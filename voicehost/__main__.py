@@ -1,19 +1,17 @@
 """The voicehost command line: wiring only.
 
-Each subcommand lives in ``voicehost/commands/<name>.py`` and exposes
-``register(subparsers) -> None``; the parser it adds sets ``func(args) -> int``.
-Modules are discovered, so a new command needs no edit here.
+Each subcommand lives in ``voicehost/cli/<name>.py`` (listed in ``voicehost.cli.SUBCOMMANDS``)
+and exposes ``register(subparsers) -> None``; the parser it adds sets ``func(args) -> int``.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
 import sys
 from collections.abc import Sequence
 
-from voicehost import __version__, commands
+from voicehost import __version__, cli
 from voicehost.errors import VoicehostError
 
 
@@ -29,11 +27,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings file (default: config.yaml beside the package)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_info in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
-        if module_info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{commands.__name__}.{module_info.name}")
-        module.register(subparsers)
+    for name in cli.SUBCOMMANDS:
+        importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
     return parser
 
 

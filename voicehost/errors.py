@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 
 class VoicehostError(Exception):
     """Root of every error voicehost raises on purpose. Its text is meant for a person."""
@@ -19,21 +16,6 @@ class ConfigError(VoicehostError):
         self.key = key
         self.line = line
         self.problem = problem
-
-
-class RuleViolation(VoicehostError):
-    """An input breaks a rule of the game. The state is unchanged.
-
-    ``code`` is a key of the ``errors`` section of the phrase book; ``params`` fill its text.
-    """
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code, params)
-        self.code = code
-        self.params: Mapping[str, Any] = params
-
-    def __str__(self) -> str:
-        return f"{self.code} {dict(self.params)}"
 
 
 class DeviceError(VoicehostError):

@@ -1,6 +1,6 @@
 """Ports: what the host needs from the world. Adapters (real and fake) implement them.
 
-The host never opens a device itself; factories in ``voicehost.wiring`` build the adapters from
+The host never opens a device itself; factories in ``voicehost.cli.wiring`` build the adapters from
 the settings, and tests pass fakes.
 """
 
@@ -134,3 +134,19 @@ class PrivateChannel(Protocol):
     def show(self, message: Private) -> None: ...
 
     def close(self) -> None: ...
+
+
+class Screen:
+    """What the host shows; the base class shows nothing (scripts, tests, a headless Pi)."""
+
+    def announce(self, text: str) -> None:
+        """An announcement was made."""
+
+    def message(self, text: str) -> None:
+        """Information or a rejected input, for the person at the keyboard."""
+
+    def private(self, text: str, seconds: float) -> None:
+        """A private line that clears itself after ``seconds``."""
+
+    def refresh(self) -> None:
+        """Redraw the status (phase, speaker, timer, table, fouls)."""

@@ -17,9 +17,9 @@ import pytest
 
 from voicehost import config
 from voicehost.config import Settings
-from voicehost.errors import RuleViolation
 from voicehost.game.effects import Effect, PlayCue, Private, PrivateKind, Prompt, Say, StartTimer
 from voicehost.game.engine import Engine
+from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     EndSpeech,
     EnterSeats,

@@ -9,8 +9,8 @@ import pytest
 from gamekit import REPO
 
 from voicehost import config
-from voicehost.commandline import strip_comment
-from voicehost.scripted import ScriptResult, run_script
+from voicehost.console.commandline import strip_comment
+from voicehost.console.script import ScriptResult, run_script
 
 EXAMPLES = REPO / "examples"
 

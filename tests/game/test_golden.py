@@ -16,14 +16,14 @@ import pytest
 from gamekit import REPO
 
 from voicehost import config
-from voicehost.adapters.text import Screen, describe_private
 from voicehost.clock import FakeClock
+from voicehost.console.script import run_script
+from voicehost.console.text import describe_private
 from voicehost.game.effects import Private
 from voicehost.game.model import Cue
-from voicehost.host import Host
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Utterance
-from voicehost.scripted import run_script
+from voicehost.ports import Screen, Utterance
 
 GOLDEN = REPO / "tests" / "game" / "golden"
 REGOLD = os.environ.get("VOICEHOST_REGOLD") == "1"

@@ -20,9 +20,9 @@ from gamekit import make_settings
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from voicehost.errors import RuleViolation
 from voicehost.game.effects import Effect, PromptKind, StartTimer
 from voicehost.game.engine import Engine
+from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     EndSpeech,
     EnterSeats,

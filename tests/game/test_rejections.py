@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 from gamekit import REPO, Table, at_day_one, at_vote, books, make_settings
 
-from voicehost.errors import RuleViolation
+from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     EndSpeech,
     EnterSeats,

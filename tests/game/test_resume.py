@@ -13,13 +13,13 @@ import pytest
 from gamekit import REPO
 
 from voicehost import config
-from voicehost import protocol as protocol_module
 from voicehost.clock import FakeClock
+from voicehost.console.script import run_script
 from voicehost.game.inputs import from_json
-from voicehost.host import Host
-from voicehost.journal import read
+from voicehost.host import protocol as protocol_module
+from voicehost.host.journal import read
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
-from voicehost.scripted import run_script
 
 SCRIPT = (REPO / "tests" / "game" / "resume.script").read_text(encoding="utf-8").splitlines()
 SETTINGS = config.loads("")
@@ -65,7 +65,7 @@ def straight(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, 
 @pytest.fixture
 def no_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every cut point replays the game: skip the disk flush (durability is tested below)."""
-    monkeypatch.setattr("voicehost.journal.os.fsync", lambda descriptor: None)
+    monkeypatch.setattr("voicehost.host.journal.os.fsync", lambda descriptor: None)
 
 
 def test_the_script_uses_every_kind_of_entry(straight: tuple[Path, dict[str, Any]]) -> None:

@@ -15,13 +15,13 @@ from gamekit import Table, at_vote, keys, make_settings, params_of, plan_for, ti
 
 from voicehost import config
 from voicehost.clock import FakeClock
+from voicehost.console.script import ScriptResult, run_script
+from voicehost.console.view import status_lines
 from voicehost.game.effects import CancelTimer, PlayCue, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, TimeUp, VoteCount
 from voicehost.game.model import Phase, Team, TimerKind
-from voicehost.host import Host
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
-from voicehost.scripted import ScriptResult, run_script
-from voicehost.view import status_lines
 
 BOOK = PhraseBook.load("ru")
 SETTINGS = config.loads("")

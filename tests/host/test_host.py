@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from voicehost import config
-from voicehost.adapters.text import ScreenPrivateChannel, SilentCues
 from voicehost.clock import FakeClock
+from voicehost.console.text import ScreenPrivateChannel, SilentCues
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, VoteCount
 from voicehost.game.model import Cue, Phase, Role, TimerKind
-from voicehost.host import Host, Submit, TogglePause, Undo, VoiceStop
+from voicehost.host.loop import Host, Submit, TogglePause, Undo, VoiceStop
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Utterance
 

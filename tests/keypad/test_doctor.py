@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from voicehost.commands.doctor import (
+from voicehost.cli.doctor import (
     Finding,
     Options,
     Status,

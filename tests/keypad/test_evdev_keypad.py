@@ -16,9 +16,9 @@ from collections.abc import Iterable
 import pytest
 from evdev import InputEvent, ecodes
 
-from voicehost.adapters.evdev_keypad import EvdevKeypad, KeyDecoder, evdev_opener, find_keypad
 from voicehost.config import KeypadSettings
 from voicehost.errors import ConfigError
+from voicehost.keypad.evdev_keypad import EvdevKeypad, KeyDecoder, evdev_opener, find_keypad
 from voicehost.ports import Key
 
 KEYMAP = KeypadSettings().keymap

@@ -27,17 +27,17 @@ from typing import Any
 import numpy as np
 import pytest
 
-from voicehost.adapters.led_private import LedPrivateChannel
 from voicehost.clock import FakeClock
 from voicehost.config import NightSettings, Settings
+from voicehost.console.script import run_script
 from voicehost.game.model import Cue, Phase
-from voicehost.host import Host
-from voicehost.journal import newest_unfinished
-from voicehost.keypad_controller import KeypadController
-from voicehost.masking import masking_sound
+from voicehost.host.journal import newest_unfinished
+from voicehost.host.loop import Host
+from voicehost.keypad.controller import KeypadController
+from voicehost.keypad.led import LedPrivateChannel
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
-from voicehost.scripted import run_script
+from voicehost.voice_out.masking import masking_sound
 
 RATE = 22050
 KEY_GAP = 0.3  # seconds between two key presses of one entry

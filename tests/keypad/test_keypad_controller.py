@@ -12,8 +12,8 @@ from voicehost.clock import FakeClock
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
 from voicehost.game.model import Cue
-from voicehost.host import Command, Host, KeypadStatus, Submit, Undo
-from voicehost.keypad_controller import KeypadController
+from voicehost.host.loop import Command, Host, KeypadStatus, Submit, Undo
+from voicehost.keypad.controller import KeypadController
 from voicehost.ports import Key
 
 LETTERS = {
@@ -241,8 +241,8 @@ TO_THE_VOTE = ["2 5 9", "wait", "4", "wait", "7", "wait", ".", "5 9", "."] + [
 
 def host_at_the_vote() -> tuple[Host, KeypadController, Cues]:
     from voicehost import config
+    from voicehost.console.script import run_script
     from voicehost.phrases import PhraseBook
-    from voicehost.scripted import run_script
 
     settings = config.loads("")
     clock = FakeClock()

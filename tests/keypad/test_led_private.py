@@ -6,13 +6,13 @@ import dataclasses
 
 import pytest
 
-from voicehost.adapters.led_private import (
+from voicehost.config import PrivateSettings
+from voicehost.game.effects import Private, PrivateKind
+from voicehost.keypad.led import (
     LedPrivateChannel,
     confirmation_pattern,
     led_pattern,
 )
-from voicehost.config import PrivateSettings
-from voicehost.game.effects import Private, PrivateKind
 
 MAFIA = Private(PrivateKind.COMMISSAR_ANSWER, is_mafia=True)
 NOT_MAFIA = Private(PrivateKind.COMMISSAR_ANSWER, is_mafia=False)

@@ -11,7 +11,7 @@ import pytest
 
 from voicehost.config import NightSettings, Settings
 from voicehost.errors import ConfigError
-from voicehost.masking import masking_sound, noise_loop
+from voicehost.voice_out.masking import masking_sound, noise_loop
 
 RATE = 22050
 

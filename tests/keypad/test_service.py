@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from voicehost.__main__ import build_parser, main
-from voicehost.commands.service import UnitSpec, systemd_quote, unit_text, voicehost_command
+from voicehost.cli.service import UnitSpec, systemd_quote, unit_text, voicehost_command
 
 USER = getpass.getuser()
 

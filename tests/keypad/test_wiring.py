@@ -8,11 +8,11 @@ import os
 
 import pytest
 
-from voicehost import wiring
-from voicehost.adapters.evdev_keypad import EvdevKeypad
-from voicehost.adapters.text import ScreenPrivateChannel
+from voicehost.cli import wiring
 from voicehost.config import KeypadSettings, PrivateSettings, Settings
+from voicehost.console.text import ScreenPrivateChannel
 from voicehost.errors import ConfigError
+from voicehost.keypad.evdev_keypad import EvdevKeypad
 
 pytestmark = pytest.mark.skipif(
     os.path.isdir("/dev/input") and bool(os.listdir("/dev/input")),

@@ -12,14 +12,14 @@ import sys
 import time
 from pathlib import Path
 
-from voicehost.adapters.microphone import MicrophoneSource
-from voicehost.adapters.text import SilentCues
-from voicehost.adapters.vosk_listener import ListenerEvent, build_listener
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
-from voicehost.host import VoiceStop
-from voicehost.listening import Decision, Verdict
-from voicehost.scripted import run_script
+from voicehost.console.script import run_script
+from voicehost.console.text import SilentCues
+from voicehost.host.loop import VoiceStop
+from voicehost.voice_in.microphone import MicrophoneSource
+from voicehost.voice_in.rule import Decision, Verdict
+from voicehost.voice_in.vosk_listener import ListenerEvent, build_listener
 
 NIGHT_ZERO_AND_DISCUSSION = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait"]
 

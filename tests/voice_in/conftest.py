@@ -58,7 +58,7 @@ def korean_folder() -> Path:
 @pytest.fixture(scope="session")
 def korean_model(korean_folder: Path):  # -> SpeechModel
     """The Korean model, loaded once per session (about 530 MB and a few seconds)."""
-    from voicehost.adapters.vosk_listener import SpeechModel
+    from voicehost.voice_in.vosk_listener import SpeechModel
 
     return SpeechModel(korean_folder)
 

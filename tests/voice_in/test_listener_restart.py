@@ -7,9 +7,9 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from voicehost.adapters import vosk_listener
-from voicehost.adapters.microphone import AudioBlock
 from voicehost.clock import FakeClock
+from voicehost.voice_in import vosk_listener
+from voicehost.voice_in.microphone import AudioBlock
 
 
 class FlakyMicrophone:

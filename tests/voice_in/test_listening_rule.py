@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from voicehost.listening import (
+from voicehost.voice_in.rule import (
     HeardWord,
     Hypothesis,
     SilenceMeter,

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from voicehost import models
 from voicehost.__main__ import main
+from voicehost.cli.wiring import make_listener
 from voicehost.config import loads
-from voicehost.models import ModelError, ModelSpec, fetch, install_zip, installed_models
-from voicehost.wiring import make_listener
+from voicehost.voice_in import models
+from voicehost.voice_in.models import ModelError, ModelSpec, fetch, install_zip, installed_models
 
 
 def model_zip(name: str = "vosk-model-small-xx-0.1", top: bool = True) -> bytes:

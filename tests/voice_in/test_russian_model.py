@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from voicehost.adapters.microphone import ArraySource
-from voicehost.adapters.vosk_listener import ListenerEvent, build_listener
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
-from voicehost.listening import Decision, Verdict
-from voicehost.models import find_model
+from voicehost.voice_in.microphone import ArraySource
+from voicehost.voice_in.models import find_model
+from voicehost.voice_in.rule import Decision, Verdict
+from voicehost.voice_in.vosk_listener import ListenerEvent, build_listener
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 RATE = 16000
@@ -45,7 +45,7 @@ def speech_ends(folder: Path, record, parts: list[str | float]) -> list[Decision
 
 
 def test_the_russian_model_knows_the_stop_words(russian_folder):
-    from voicehost.adapters.vosk_listener import SpeechModel
+    from voicehost.voice_in.vosk_listener import SpeechModel
 
     assert SpeechModel(russian_folder).unknown(list(STOP_WORDS)) == []
 

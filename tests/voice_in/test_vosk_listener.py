@@ -14,8 +14,11 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 import pytest
 
-from voicehost.adapters.microphone import ArraySource
-from voicehost.adapters.vosk_listener import (
+from voicehost.clock import FakeClock
+from voicehost.voice_in.microphone import ArraySource
+from voicehost.voice_in.models import model_vocabulary
+from voicehost.voice_in.rule import Decision, Verdict
+from voicehost.voice_in.vosk_listener import (
     AudioDropped,
     ListenerEvent,
     ListenerTuning,
@@ -25,9 +28,6 @@ from voicehost.adapters.vosk_listener import (
     WordsHeard,
     grammar_words,
 )
-from voicehost.clock import FakeClock
-from voicehost.listening import Decision, Verdict
-from voicehost.models import model_vocabulary
 
 RATE = 16000
 STOP_WORDS = ("감사합니다", "패스")

@@ -14,11 +14,11 @@ import sys
 from pathlib import Path
 
 from voicehost import config
-from voicehost.adapters.sound import DeviceBackend, open_sound_output
+from voicehost.cli.demo import run_paced
 from voicehost.clock import FakeClock
-from voicehost.commands.demo import run_paced
 from voicehost.phrases import PhraseBook
-from voicehost.speech import speech_library
+from voicehost.voice_out.sound import DeviceBackend, open_sound_output
+from voicehost.voice_out.speech import speech_library
 
 
 class Witness:

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from voicehost.adapters.tts import EspeakSynthesizer, VoiceChoice, engine_version
-from voicehost.audio_cache import AudioCache
 from voicehost.config import Settings
 from voicehost.phrases import PhraseBook
-from voicehost.speech import SpeechLibrary, speech_library
+from voicehost.voice_out.cache import AudioCache
+from voicehost.voice_out.speech import SpeechLibrary, speech_library
+from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice, engine_version
 
 HERE = str(Path(__file__).resolve().parent)
 if HERE not in sys.path:

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 PROGRAM = """
-from voicehost import config, wiring
+from voicehost import config
+from voicehost.cli import wiring
 from voicehost.clock import MonotonicClock
 from voicehost.phrases import PhraseBook
 speaker, cues = wiring.make_audio(config.load(None), MonotonicClock(), PhraseBook.load("ru"))

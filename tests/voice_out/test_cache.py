@@ -9,11 +9,11 @@ import pytest
 from voice_out_kit import write_config
 
 from voicehost.__main__ import main
-from voicehost.adapters.tts import VoiceChoice, engine_version
-from voicehost.audio_cache import AudioCache, cache_key
 from voicehost.errors import MissingDependency
 from voicehost.ports import Segment, Utterance
-from voicehost.speech import SpeechLibrary
+from voicehost.voice_out.cache import AudioCache, cache_key
+from voicehost.voice_out.speech import SpeechLibrary
+from voicehost.voice_out.tts import VoiceChoice, engine_version
 
 RU = VoiceChoice("zle/ru", 150, 1.0)
 

@@ -12,8 +12,8 @@ import pytest
 from voice_out_kit import SYSTEM_ALSA_CONF, level_dbfs, write_config
 
 from voicehost.__main__ import main
+from voicehost.cli.rehearse import sample_params, select_keys
 from voicehost.clips import read_wav
-from voicehost.commands.rehearse import sample_params, select_keys
 from voicehost.errors import VoicehostError
 
 
@@ -91,7 +91,8 @@ def test_without_a_sound_card_the_game_says_so_once_and_goes_on_in_text(tmp_path
     )
     program = textwrap.dedent(
         f"""
-        from voicehost import config, wiring
+        from voicehost import config
+        from voicehost.cli import wiring
         from voicehost.clock import MonotonicClock
         from voicehost.phrases import PhraseBook
         settings = config.load({config!r})

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from voice_out_kit import dominant_frequency
 
-from voicehost.cues import CUE_NOTES, cue_clips, make_cue
 from voicehost.game.model import Cue
+from voicehost.voice_out.cues import CUE_NOTES, cue_clips, make_cue
 
 RATE = 22050
 

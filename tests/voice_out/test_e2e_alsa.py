@@ -17,8 +17,8 @@ import pytest
 from voice_out_kit import alsa_file_device, dominant_frequency, level_dbfs, write_config
 
 from voicehost.clips import read_wav
-from voicehost.cues import CUE_NOTES
 from voicehost.game.model import Cue
+from voicehost.voice_out.cues import CUE_NOTES
 
 HERE = Path(__file__).resolve().parent
 

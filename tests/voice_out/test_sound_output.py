@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 from voice_out_kit import dominant_frequency, level_dbfs
 
-from voicehost.adapters.sound import open_sound_output
+from voicehost.cli.demo import run_paced
 from voicehost.clips import read_wav
 from voicehost.clock import FakeClock
-from voicehost.commands.demo import run_paced
-from voicehost.cues import CUE_NOTES
 from voicehost.game.model import Cue, TimerKind
-from voicehost.masking import noise_loop
-from voicehost.mixer import Lane
+from voicehost.voice_out.cues import CUE_NOTES
+from voicehost.voice_out.masking import noise_loop
+from voicehost.voice_out.mixer import Lane
+from voicehost.voice_out.sound import open_sound_output
 
 RATE = 22050
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from voicehost.adapters.tts import EspeakSynthesizer, VoiceChoice, resolve_voice
 from voicehost.clips import loudness_dbfs, trim_silence
 from voicehost.errors import MissingDependency
+from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice, resolve_voice
 
 PHRASES = ["Слово игроку номер пять.", "Просыпается мафия!", "Голосование."]
 

@@ -12,8 +12,8 @@ from voice_out_kit import speech_loudness, write_config
 from voicehost.__main__ import main
 from voicehost.clips import Clip, normalise, write_wav
 from voicehost.ports import Segment
-from voicehost.speech import speech_library
-from voicehost.voicepack import VoicePack, VoicePackError, slot_limit
+from voicehost.voice_out.speech import speech_library
+from voicehost.voice_out.voicepack import VoicePack, VoicePackError, slot_limit
 
 TARGET = -18.0
 

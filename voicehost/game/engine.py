@@ -12,7 +12,6 @@ from collections import Counter
 from typing import Any
 
 from voicehost.config import Settings
-from voicehost.errors import RuleViolation
 from voicehost.game.effects import (
     CancelTimer,
     Effect,
@@ -25,6 +24,7 @@ from voicehost.game.effects import (
     Say,
     StartTimer,
 )
+from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     EndSpeech,
     EnterSeats,

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
 
-from voicehost.errors import VoicehostError
+from voicehost.game.errors import BadRecord
 from voicehost.game.model import Seat
 
 
@@ -102,11 +102,11 @@ def from_json(data: dict[str, Any]) -> Input:
     kind = fields.pop("kind", None)
     cls = INPUT_TYPES.get(str(kind))
     if cls is None:
-        raise VoicehostError(f"journal: unknown input kind {kind!r}")
+        raise BadRecord(f"journal: unknown input kind {kind!r}")
     if cls is EnterSeats:
         fields["seats"] = tuple(int(s) for s in fields.get("seats", ()))
     try:
         event: Input = cls(**fields)
     except TypeError as exc:
-        raise VoicehostError(f"journal: bad {kind} record {data!r}: {exc}") from exc
+        raise BadRecord(f"journal: bad {kind} record {data!r}: {exc}") from exc
     return event

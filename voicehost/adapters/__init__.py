@@ -1,1 +1,0 @@
-"""Adapters: real devices and engines (espeak-ng, sounddevice, Vosk, evdev, terminal) and fakes."""

@@ -1,0 +1,15 @@
+"""The command line: entry points, wiring (settings -> adapters), one module per subcommand."""
+
+#: The subcommands, one module of this package each; each has ``register(subparsers)``.
+SUBCOMMANDS = (
+    "demo",
+    "doctor",
+    "listen",
+    "models",
+    "phrases",
+    "play",
+    "protocol",
+    "rehearse",
+    "resume",
+    "service",
+)

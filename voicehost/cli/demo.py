@@ -1,0 +1,161 @@
+"""`voicehost demo`: hear a whole 10-player game without a table, in about two minutes.
+
+The scripted game (``examples/demo-10.txt``) runs on a fake clock with the real timers, and
+every sound lands on one timeline exactly where a live game would put it. Before each script
+line the clock moves on to the end of what the host is saying, as a table waits for the host.
+Silences longer than ``--max-silence`` seconds (the 3-minute discussion, a speech nobody
+speaks) are then shortened to that, so the demo keeps every announcement and cue, at the real
+spacing for anything short, and lasts minutes instead of the game's half hour.
+
+The result goes to ``demo.wav`` (and to the speaker, if there is one); the transcript is printed
+with each announcement's time in the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from voicehost import config
+from voicehost.errors import DeviceError, VoicehostError
+
+DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo-10.txt"
+"""The demo game: a town win in one day and one night, with a revote, a third vote and a foul."""
+
+MAX_SILENCE_SECONDS = 1.5
+"""Default longest silence kept in the demo."""
+
+
+def register(subparsers: Any) -> None:
+    """Add ``voicehost demo``."""
+    parser = subparsers.add_parser(
+        "demo",
+        help="play a whole scripted 10-player game into demo.wav",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--out", type=Path, default=Path("demo.wav"), help="the WAV to write")
+    parser.add_argument("--script", type=Path, default=DEMO_SCRIPT, help="another game script")
+    parser.add_argument(
+        "--max-silence",
+        type=float,
+        default=MAX_SILENCE_SECONDS,
+        help="shorten longer silences to this many seconds (0: keep the real timing)",
+    )
+    parser.add_argument("--no-play", action="store_true", help="write the file only")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Play the demo game into a WAV file, print its transcript, play it if there is a card."""
+    from voicehost.clips import (
+        Cut,
+        compress_silences,
+        position_after_cuts,
+        read_wav,
+        write_wav,
+    )
+    from voicehost.clock import FakeClock
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_out.sound import open_sound_output
+    from voicehost.voice_out.speech import speech_library
+
+    settings = config.load(args.config)
+    if settings.voice.engine == "text":
+        raise VoicehostError("voice.engine is text: the demo needs a voice (voice.engine: espeak)")
+    lines = _read_script(args.script)
+    book = PhraseBook.load(settings.language)
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    clock = FakeClock()
+    with tempfile.TemporaryDirectory(prefix="voicehost-demo-") as folder:
+        raw_path = Path(folder) / "game.wav"
+        output = open_sound_output(
+            clock,
+            library,
+            rate=settings.audio.sample_rate,
+            cue_volume=settings.audio.cue_volume,
+            device="",
+            use_device=False,
+            audio_out=raw_path,
+        )
+        result = run_paced(lines, settings, output, clock, book)
+        output.close()
+        game = read_wav(raw_path)
+    cuts: list[Cut] = []
+    audio = game
+    if args.max_silence > 0:
+        audio, cuts = compress_silences(game, args.max_silence)
+    write_wav(audio, args.out)
+    voice_starts = [p.start for p in output.placements() if p.lane == "voice"]
+    for text, start in zip(result.transcript, voice_starts, strict=False):
+        print(f"{_clock(position_after_cuts(start, cuts) / audio.rate)}  {text}")
+    print(
+        f"\nWrote {args.out}: {audio.duration:.0f} s of sound for {game.duration / 60:.0f} minutes "
+        f"of game ({len(result.transcript)} announcements)."
+    )
+    for error in result.errors:
+        print(f"  script {error}", file=sys.stderr)
+    if not args.no_play:
+        _play(audio.samples, audio.rate, settings.audio.output_device)
+    return 1 if result.errors else 0
+
+
+def run_paced(
+    lines: Iterable[str],
+    settings: config.Settings,
+    speaker: Any,
+    clock: Any,
+    book: Any,
+    *,
+    after_line: Callable[[Any], None] | None = None,
+) -> Any:
+    """Run script ``lines`` on ``clock``, letting each announcement end before the next line.
+
+    ``speaker`` is the Speaker and the CuePlayer; ``after_line(host)`` is called after each
+    line. Returns the ``ScriptResult`` of the whole script (errors keep their line numbers).
+    """
+    from voicehost.console.script import ScriptResult, run_script
+    from voicehost.host import protocol
+
+    host = run_script([], settings, speaker=speaker, cues=speaker, clock=clock, book=book).host
+    errors: list[str] = []
+    for number, line in enumerate(lines, start=1):
+        clock.set(speaker.busy_until())
+        part = run_script([line], settings, clock=clock, host=host)
+        errors.extend(error.replace("line 1:", f"line {number}:", 1) for error in part.errors)
+        if after_line is not None:
+            after_line(host)
+    assert host.state is not None
+    return ScriptResult(list(host.transcript), protocol.build(host.state), host, errors)
+
+
+def _read_script(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise VoicehostError(f"cannot read the demo script {path}: {exc.strerror}") from exc
+
+
+def _clock(seconds: float) -> str:
+    minutes, rest = divmod(seconds, 60)
+    return f"{int(minutes)}:{rest:04.1f}"
+
+
+def _play(samples: Any, rate: int, device: str) -> None:
+    """Play the demo on the sound card, if there is one; Ctrl-C stops it."""
+    from voicehost.voice_out.sound import device_setting, import_sounddevice
+
+    try:
+        sd = import_sounddevice()
+        print("Playing it now (Ctrl-C stops)...")
+        sd.play(samples, rate, device=device_setting(device))
+        sd.wait()
+    except KeyboardInterrupt:
+        sd.stop()
+    except (DeviceError, Exception) as exc:  # noqa: BLE001 - PortAudio's own error type
+        print(f"No sound device ({str(exc).splitlines()[0]}): listen to the file instead.")

@@ -1,0 +1,241 @@
+"""`voicehost listen [--wav FILE] [--json]`: what the Listener hears, and what it decides.
+
+Runs the game's own Listener (same model, grammar, silence rule) over a recording, or live from
+the microphone as a mic check. Every word heard is printed with its time, and every decision:
+the speech ended, or a stop word was ignored and why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voicehost import config
+from voicehost.clock import FakeClock, MonotonicClock
+from voicehost.config import Settings
+from voicehost.errors import VoicehostError
+from voicehost.voice_in.microphone import AudioBlock, AudioSource, MicrophoneSource, wav_source
+from voicehost.voice_in.models import find_model, install_hint
+from voicehost.voice_in.rule import Decision, Verdict, decibels
+from voicehost.voice_in.vosk_listener import (
+    AudioDropped,
+    ListenerEvent,
+    WordsHeard,
+    build_listener,
+)
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "listen",
+        help="print what the listener hears and decides (a recording, or the microphone)",
+        description="Without --wav: a microphone check; say a sentence and a stop word.",
+    )
+    parser.add_argument("--wav", help="a 16-bit PCM WAV recording instead of the microphone")
+    parser.add_argument("--json", action="store_true", help="one JSON object per line")
+    parser.add_argument("--model", help="model folder (default: listener.model of config.yaml)")
+    parser.add_argument("--words", help="stop words, comma-separated (default: the phrase book's)")
+    parser.add_argument(
+        "--seconds", type=float, help="stop listening to the microphone after this long"
+    )
+    parser.set_defaults(func=run)
+
+
+@dataclass
+class Printer:
+    """Prints listener events as text lines or JSON lines; counts the speeches ended."""
+
+    as_json: bool
+    offset: float = 0.0
+    ended: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, event: ListenerEvent) -> None:
+        with self.lock:
+            for line in self._lines(event):
+                print(line, flush=True)
+
+    def _lines(self, event: ListenerEvent) -> Iterator[str]:
+        if isinstance(event, WordsHeard):
+            for word in event.words:
+                start, end = word.start - self.offset, word.end - self.offset
+                if self.as_json:
+                    yield self._json(
+                        "word",
+                        word=word.word,
+                        start=start,
+                        end=end,
+                        confidence=round(word.confidence, 3),
+                    )
+                else:
+                    yield f"{start:8.2f}–{end:.2f}  {word.word}  ({word.confidence:.2f})"
+        elif isinstance(event, Decision):
+            yield self._decision(event)
+        elif isinstance(event, AudioDropped):
+            start, end = event.start - self.offset, event.end - self.offset
+            if self.as_json:
+                yield self._json("dropped", start=start, end=end, reason="echo guard")
+            else:
+                yield f"{start:8.2f}  (audio until {end:.2f} dropped: the host was speaking)"
+
+    def _decision(self, decision: Decision) -> str:
+        at = decision.at - self.offset
+        if decision.verdict is Verdict.SPEECH_ENDED:
+            self.ended += 1
+        if self.as_json:
+            return self._json(
+                "decision", verdict=str(decision.verdict), word=decision.word.word,
+                word_end=decision.word.end - self.offset, at=at, reason=decision.reason,
+            )  # fmt: skip
+        if decision.verdict is Verdict.SPEECH_ENDED:
+            return f"{at:8.2f}  SPEECH ENDED: {decision.reason}"
+        return f"{at:8.2f}  ignored: {decision.reason}"
+
+    @staticmethod
+    def _json(kind: str, **values: Any) -> str:
+        rounded = {k: round(v, 3) if isinstance(v, float) else v for k, v in values.items()}
+        return json.dumps({"event": kind, **rounded}, ensure_ascii=False)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = config.load(args.config)
+    folder = _model_folder(settings, args.model)
+    stop_words = _stop_words(settings, args.words)
+    printer = Printer(args.json)
+    if args.wav:
+        return _listen_to_recording(settings, folder, stop_words, Path(args.wav), printer)
+    return _listen_to_microphone(settings, folder, stop_words, printer, args.seconds)
+
+
+def _model_folder(settings: Settings, given: str | None) -> Path:
+    if given:
+        folder = Path(given).expanduser()
+        if not folder.is_dir():
+            raise VoicehostError(f"--model {given}: no such folder")
+        return folder
+    found = find_model(settings)
+    if found is None:
+        raise VoicehostError(
+            f"no {settings.language} speech model in {settings.listener.models_dir}; install one "
+            f"with {install_hint(settings.language)}"
+        )
+    return found
+
+
+def _stop_words(settings: Settings, given: str | None) -> tuple[str, ...]:
+    if given:
+        words = tuple(word.strip() for word in given.split(",") if word.strip())
+        if not words:
+            raise VoicehostError("--words needs at least one word, e.g. --words спасибо,пас")
+        return words
+    from voicehost.phrases import PhraseBook
+
+    return tuple(PhraseBook.load(settings.language).stop_words)
+
+
+def _listen_to_recording(
+    settings: Settings, folder: Path, stop_words: tuple[str, ...], wav: Path, printer: Printer
+) -> int:
+    source = wav_source(wav, block_seconds=settings.listener.block_seconds)
+    clock = FakeClock()
+    listener = build_listener(settings, clock, folder, stop_words, source, printer)
+    _intro(printer, f"{wav.name} ({source.seconds:.1f} s)", folder, stop_words)
+    started = time.perf_counter()
+    listener.listen(1)
+    listener.start(listener.listen_again)
+    listener.wait()
+    elapsed = time.perf_counter() - started
+    if listener.failure is not None:
+        raise VoicehostError(f"the listener failed on {wav.name}: {listener.failure}")
+    summary = {
+        "speeches_ended": printer.ended,
+        "audio_seconds": round(source.seconds, 3),
+        "processing_seconds": round(elapsed, 3),
+    }
+    if printer.as_json:
+        print(json.dumps({"event": "summary", **summary}))
+    else:
+        print(
+            f"{printer.ended} speech end(s) in {source.seconds:.1f} s of audio "
+            f"(processed in {elapsed:.2f} s)"
+        )
+    return 0
+
+
+def _listen_to_microphone(
+    settings: Settings,
+    folder: Path,
+    stop_words: tuple[str, ...],
+    printer: Printer,
+    seconds: float | None,
+) -> int:
+    clock = MonotonicClock()
+    # Times are the microphone's own (its sample count since it opened): nothing here needs
+    # the system clock, and a sound card that is not real time works too.
+    microphone = MicrophoneSource(
+        clock,
+        device=settings.audio.input_device,
+        sample_rate=settings.listener.sample_rate,
+        block_seconds=settings.listener.block_seconds,
+        real_time=False,
+    )
+    metered = LevelMeter(microphone)
+    listener = build_listener(settings, clock, folder, stop_words, metered, printer)
+    _intro(printer, "the microphone", folder, stop_words)
+    printer.offset = clock.now()
+    listener.listen(1)  # before the microphone opens: its first sample is already heard
+    listener.start(listener.listen_again)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            time.sleep(2.0 if deadline is None else min(2.0, max(0.0, deadline - time.monotonic())))
+            if not printer.as_json:
+                print(f"{clock.now() - printer.offset:8.2f}  (loudest: {metered.take():.0f} dBFS)")
+    except KeyboardInterrupt:
+        pass
+    finally:
+        listener.close()
+    if microphone.overflows:
+        print(f"warning: {microphone.overflows} microphone overflow(s)", file=sys.stderr)
+    return 0
+
+
+def _intro(printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...]) -> None:
+    if printer.as_json:
+        return
+    print(f"Listening to {what} with {folder.name} for: {', '.join(stop_words)}")
+    print("    time  word / decision")
+
+
+class LevelMeter:
+    """An audio source that remembers the loudest block since it was last asked (mic check)."""
+
+    def __init__(self, source: AudioSource) -> None:
+        self.source = source
+        self.sample_rate = source.sample_rate
+        self._loudest = -120.0
+
+    def open(self) -> None:
+        opener = getattr(self.source, "open", None)
+        if callable(opener):
+            opener()
+
+    def blocks(self) -> Iterator[AudioBlock]:
+        for block in self.source.blocks():
+            self._loudest = max(self._loudest, decibels(block.samples))
+            yield block
+
+    def take(self) -> float:
+        """The loudest level (dBFS) since the last call."""
+        loudest, self._loudest = self._loudest, -120.0
+        return loudest
+
+    def close(self) -> None:
+        self.source.close()

@@ -1,0 +1,112 @@
+"""`voicehost play`: host a game at the table, or play a script on a fake clock."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from pathlib import Path
+from typing import Any
+
+from voicehost import config
+from voicehost.cli import session
+from voicehost.errors import VoicehostError
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="host a game (keyboard, voice, keypad), or play a script",
+        description="Host a whole game. With --script, play a command file on a fake clock "
+        "and print the announcement transcript (see the README's keyboard reference).",
+    )
+    parser.add_argument("--script", type=Path, help="play this command file instead of live input")
+    parser.add_argument(
+        "--players", type=int, help="players at the table, 8 to 13 (default: config)"
+    )
+    parser.add_argument(
+        "--lang", choices=("ru", "en"), help="announcement language (default: config)"
+    )
+    parser.add_argument("--journal", type=Path, help="journal file (default: a new one per game)")
+    parser.add_argument("--text", action="store_true", help="announcements as text only, no sound")
+    parser.add_argument("--plain", action="store_true", help="line mode instead of full screen")
+    parser.add_argument("--audio-out", type=Path, help="also record the game's audio to a WAV file")
+    parser.add_argument(
+        "--resume-or-start",
+        action="store_true",
+        help="resume the newest unfinished game, else start a new one (used by the service)",
+    )
+    parser.set_defaults(func=run)
+
+
+def settings_for(args: argparse.Namespace) -> config.Settings:
+    """config.yaml with the command line's overrides, checked like the file."""
+    settings = config.load(args.config)
+    if getattr(args, "players", None) is not None:
+        if not 8 <= args.players <= 13:
+            raise VoicehostError(f"--players {args.players}: a table has 8 to 13 players")
+        settings = dataclasses.replace(settings, players=args.players)
+    if getattr(args, "lang", None):
+        settings = dataclasses.replace(settings, language=args.lang)
+    return settings
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_for(args)
+    if args.script is not None:
+        return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
+    resume = False
+    journal = args.journal
+    if args.resume_or_start and journal is None:
+        journal = session.find_journal(settings, None)
+        resume = journal is not None
+    return session.play(
+        settings,
+        journal_path=journal or session.new_journal_path(settings),
+        resume=resume,
+        text_only=args.text,
+        plain=args.plain,
+        audio_out=args.audio_out,
+    )
+
+
+def run_script_file(
+    path: Path,
+    settings: config.Settings,
+    journal: Path | None,
+    audio_out: Path | None,
+    *,
+    resume: bool,
+) -> int:
+    """Play a script; exit status 1 when any line was rejected."""
+    from voicehost.console.script import run_script
+
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise VoicehostError(f"cannot read script {path}: {exc.strerror}") from exc
+    extra: dict[str, Any] = {}
+    if audio_out is not None:
+        from voicehost.cli import wiring
+
+        make_recording = getattr(wiring, "make_recording", None)
+        if make_recording is None:
+            raise VoicehostError("recording a script's audio needs the sound output module")
+        extra = make_recording(settings, audio_out)
+    result = run_script(
+        lines, settings, out=sys.stdout, journal_path=journal, resume=resume, **extra
+    )
+    finish = getattr(extra.get("speaker"), "finish", None)
+    if callable(finish):
+        finish()
+    if result.host.over:
+        from voicehost.host import protocol
+
+        print()
+        print(protocol.to_table(result.protocol))
+    if result.errors:
+        print(f"\n{len(result.errors)} script line(s) were rejected:", file=sys.stderr)
+        for error in result.errors:
+            print(f"  {error}", file=sys.stderr)
+        return 1
+    return 0

@@ -1,0 +1,42 @@
+"""`voicehost protocol [JOURNAL]`: the protocol of a game (finished or not) from its journal."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from voicehost.cli import session
+from voicehost.cli.play import settings_for
+from voicehost.errors import VoicehostError
+from voicehost.game.engine import Engine
+from voicehost.host import protocol
+from voicehost.host.journal import effective_entries, read, settings_from_record
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "protocol",
+        help="print and write the protocol of a game from its journal",
+    )
+    parser.add_argument("journal", nargs="?", help="journal file (default: the newest unfinished)")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    settings = settings_for(args)
+    path = session.find_journal(settings, args.journal)
+    if path is None:
+        raise VoicehostError("no journal given and no unfinished game found")
+    header, entries = read(path)
+    engine = Engine(settings_from_record(settings, header["game"]))
+    state, _ = engine.new_game()
+    for entry in effective_entries(entries):
+        assert entry.event is not None  # undo entries are gone
+        state, _ = engine.step(state, entry.event)
+    data = protocol.build(state)
+    print(protocol.to_json(data) if args.json else protocol.to_table(data))
+    folder = settings.path(settings.storage.protocol_dir)
+    json_path, text_path = protocol.write(data, folder, path.stem)
+    print(f"\nWritten: {text_path} and {json_path}")
+    return 0

@@ -1,0 +1,202 @@
+"""`voicehost rehearse`: hear every announcement, one by one, before a club night.
+
+    voicehost rehearse                 every phrase; Enter/n next, r repeat, p previous, q quit
+    voicehost rehearse --phase day     the phrases of one part of the game (the key's first word:
+                                       game, night0, night, morning, day, foul, keypad)
+    voicehost rehearse --key day.defence
+    voicehost rehearse --list          the catalogue, with each phrase's duration
+    voicehost rehearse --out DIR       every phrase rendered to DIR/<key>.wav
+
+Phrases with placeholders are said with sample values: seat 5, a count of 3, the seats 2, 5
+and 7, the role «мафия». A phrase longer than its voice-pack slot is marked in the list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from voicehost import config
+from voicehost.errors import VoicehostError
+
+SAMPLE_NUMBER = 5
+SAMPLE_COUNT = 3
+SAMPLE_SEATS = (2, 5, 7)
+SAMPLE_ROLE = "mafia"
+
+HELP_LINE = "Enter/n next · r repeat · p previous · q quit"
+
+
+def register(subparsers: Any) -> None:
+    """Add ``voicehost rehearse``."""
+    parser = subparsers.add_parser(
+        "rehearse",
+        help="speak the announcements one by one (or list them, or render them to files)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    which = parser.add_mutually_exclusive_group()
+    which.add_argument("--phase", help="only the phrases whose key starts with this word")
+    which.add_argument("--key", help="only this phrase")
+    parser.add_argument("--list", action="store_true", help="print the catalogue with durations")
+    parser.add_argument("--out", type=Path, help="render every phrase to DIR/<key>.wav")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """List, render or speak the chosen phrases."""
+    from voicehost.phrases import PhraseBook
+
+    settings = config.load(args.config)
+    book = PhraseBook.load(settings.language)
+    keys = select_keys(book.keys(), phase=args.phase, key=args.key)
+    utterances = [(key, book.render(key, sample_params(book, key))) for key in keys]
+    if args.list or args.out:
+        library = _library(settings, book)
+        if args.list:
+            print_catalogue(utterances, library, sys.stdout)
+        if args.out:
+            written = render_to_files(utterances, library, args.out)
+            print(f"Wrote {written} files to {args.out}.")
+        return 0
+    return rehearse(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+
+
+def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
+    """The phrase keys to rehearse; VoicehostError naming the choices when nothing matches."""
+    if key is not None:
+        if key in keys:
+            return [key]
+        close = difflib.get_close_matches(key, keys, n=3)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        raise VoicehostError(f"no phrase {key!r}{hint} (`voicehost rehearse --list` lists them)")
+    if phase is None:
+        return list(keys)
+    chosen = [k for k in keys if k.split(".", 1)[0] == phase]
+    if not chosen:
+        phases = ", ".join(dict.fromkeys(k.split(".", 1)[0] for k in keys))
+        raise VoicehostError(f"no phrases for phase {phase!r}; the phases are: {phases}")
+    return chosen
+
+
+def sample_params(book: Any, key: str) -> dict[str, Any]:
+    """Sample values for a phrase's placeholders, so it can be heard without a game."""
+    from voicehost.phrases import Kind
+
+    words = [name for name in book.words() if name != "and"]
+    role = SAMPLE_ROLE if SAMPLE_ROLE in words else words[0]
+    samples: dict[Kind, Any] = {
+        Kind.NUMBER: SAMPLE_NUMBER,
+        Kind.COUNT: SAMPLE_COUNT,
+        Kind.LIST: SAMPLE_SEATS,
+        Kind.WORD: role,
+    }
+    return {p.name: samples.get(p.kind, SAMPLE_NUMBER) for p in book.placeholders(key)}
+
+
+def print_catalogue(utterances: list[tuple[str, Any]], library: Any, out: TextIO) -> None:
+    """One line a phrase: key, duration, text; a phrase over its pack slot is marked."""
+    from voicehost.voice_out.voicepack import slot_limit
+
+    width = max((len(key) for key, _ in utterances), default=0)
+    total = 0.0
+    for key, utterance in utterances:
+        seconds = library.utterance_clip(utterance).duration
+        total += seconds
+        limit = slot_limit(key)
+        mark = f"  [over its {limit.seconds:.1f} s slot]" if seconds > limit.seconds else ""
+        print(f"{key:<{width}}  {seconds:4.1f} s  {utterance.text}{mark}", file=out)
+    print(f"{len(utterances)} phrases, {total:.0f} s in all.", file=out)
+
+
+def render_to_files(utterances: list[tuple[str, Any]], library: Any, folder: Path) -> int:
+    """Write each phrase to ``folder/<key>.wav``; returns how many."""
+    from voicehost.clips import write_wav
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for key, utterance in utterances:
+            write_wav(library.utterance_clip(utterance), folder / f"{key}.wav")
+    except OSError as exc:
+        raise VoicehostError(f"cannot write to {folder}: {exc.strerror}") from exc
+    return len(utterances)
+
+
+def rehearse(
+    settings: config.Settings,
+    book: Any,
+    utterances: list[tuple[str, Any]],
+    keys: Iterator[str],
+    out: TextIO,
+) -> int:
+    """Speak the phrases one by one, moving as the keys say."""
+    from voicehost.cli import wiring
+    from voicehost.clock import MonotonicClock
+
+    clock = MonotonicClock()
+    speaker, cues = wiring.make_audio(settings, clock, book)
+    print(HELP_LINE, file=out)
+    index = 0
+    try:
+        while 0 <= index < len(utterances):
+            key, utterance = utterances[index]
+            print(f"[{index + 1}/{len(utterances)}] {key}: {utterance.text}", file=out, flush=True)
+            speaker.say(utterance)
+            _wait_until(clock, speaker.busy_until())
+            action = next(keys, "q")
+            if action == "q":
+                break
+            if action == "p":
+                index = max(0, index - 1)
+            elif action != "r":
+                index += 1
+    finally:
+        speaker.close()
+        cues.close()
+    return 0
+
+
+def _wait_until(clock: Any, moment: float) -> None:
+    while (left := moment - clock.now()) > 0:
+        time.sleep(min(left, 0.05))
+
+
+def _library(settings: config.Settings, book: Any) -> Any:
+    from voicehost.voice_out.speech import speech_library
+
+    if settings.voice.engine == "text":
+        raise VoicehostError("voice.engine is text: there is no voice to list or render")
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    return library
+
+
+def _keys(stream: TextIO) -> Iterator[str]:
+    """Navigation keys: single key presses on a terminal, else the first letter of each line."""
+    if stream.isatty():
+        yield from _terminal_keys(stream)
+        return
+    for line in stream:
+        yield (line.strip()[:1] or "n").lower()
+
+
+def _terminal_keys(stream: TextIO) -> Iterator[str]:
+    import termios
+    import tty
+
+    descriptor = stream.fileno()
+    saved = termios.tcgetattr(descriptor)
+    try:
+        tty.setcbreak(descriptor)
+        while True:
+            character = stream.read(1)
+            if not character:
+                return
+            yield "n" if character in "\r\n " else character.lower()
+    finally:
+        termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)

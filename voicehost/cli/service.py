@@ -1,0 +1,267 @@
+"""`voicehost service install|uninstall|status`: start the host at boot with systemd.
+
+The unit runs ``voicehost --config <config> play --resume-or-start``: after a power cut or a
+crash the unfinished game resumes from its journal («Продолжаем игру»), otherwise a new game
+starts. systemd restarts the host if it crashes (``Restart=on-failure``); a game that ends
+normally ends the service, and the next boot (or ``sudo systemctl restart voicehost``) starts
+the next game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import pwd
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import voicehost
+from voicehost import config
+from voicehost.errors import VoicehostError
+
+UNIT_NAME = "voicehost.service"
+SYSTEM_UNIT_DIR = Path("/etc/systemd/system")
+PROJECT_DIR = Path(voicehost.__file__).resolve().parent.parent
+INTERRUPTED_EXIT = 130  # voicehost's exit status after SIGINT: a clean stop, not a failure
+
+
+class ServiceError(VoicehostError):
+    """The service cannot be installed or removed; the text says what to do."""
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """What the unit file says: who runs what, where."""
+
+    user: str
+    command: tuple[str, ...]
+    working_directory: Path
+    config_path: Path
+
+
+def systemd_quote(argument: str) -> str:
+    """One ExecStart argument, quoted for systemd when it holds spaces or quotes."""
+    if argument and not any(char in argument for char in " \t\"'\\;$%"):
+        return argument
+    escaped = argument.replace("\\", "\\\\").replace('"', '\\"').replace("%", "%%")
+    escaped = escaped.replace("$", "$$")
+    return f'"{escaped}"'
+
+
+def _specifier_safe(value: str) -> str:
+    """A whole-line setting (a path, a URL): systemd reads ``%`` as a specifier, so double it."""
+    return value.replace("%", "%%")
+
+
+def voicehost_command(config_path: Path) -> tuple[str, ...]:
+    """The command line that starts a game: the venv's ``voicehost`` script, or ``python -m``."""
+    interpreter = Path(sys.executable).absolute()  # not resolved: the venv's link must stay
+    script = interpreter.parent / "voicehost"
+    head = (str(script),) if script.is_file() else (str(interpreter), "-m", "voicehost")
+    return (*head, "--config", str(config_path), "play", "--resume-or-start")
+
+
+def unit_text(spec: UnitSpec) -> str:
+    """The systemd unit file."""
+    exec_start = " ".join(systemd_quote(part) for part in spec.command)
+    return f"""\
+# Written by `voicehost service install`; remove with `voicehost service uninstall`.
+[Unit]
+Description=voicehost, the voice host for the party game Mafia
+Documentation={_specifier_safe((spec.working_directory / "docs" / "RASPBERRY_PI.md").as_uri())}
+After=sound.target
+Wants=sound.target
+# A host that crashes 5 times in 2 minutes is left stopped: see `journalctl -u voicehost`.
+StartLimitIntervalSec=120
+StartLimitBurst=5
+
+[Service]
+Type=simple
+User={spec.user}
+# audio: the sound card; input: the keypad under /dev/input.
+SupplementaryGroups=audio input
+WorkingDirectory={_specifier_safe(str(spec.working_directory))}
+Environment=PYTHONUNBUFFERED=1
+ExecStart={exec_start}
+Restart=on-failure
+RestartSec=3
+# SIGINT lets the host close the keypad and the sound card; the journal is already on disk.
+KillSignal=SIGINT
+TimeoutStopSec=10
+SuccessExitStatus={INTERRUPTED_EXIT}
+
+[Install]
+WantedBy=multi-user.target
+"""
+
+
+def default_user() -> str:
+    """The person who ran ``sudo``, else whoever runs this."""
+    return os.environ.get("SUDO_USER") or getpass.getuser()
+
+
+def check_user(user: str) -> None:
+    try:
+        pwd.getpwnam(user)
+    except KeyError as exc:
+        raise ServiceError(
+            f"there is no user «{user}» on this machine; give an existing one with --user"
+        ) from exc
+
+
+def config_path_of(args: argparse.Namespace) -> Path:
+    path = Path(args.config) if args.config else config.DEFAULT_CONFIG
+    path = path.expanduser().absolute()
+    if not path.is_file():
+        raise ServiceError(
+            f"no settings file at {path}: the service needs one; copy config.yaml there or "
+            "give --config"
+        )
+    config.load(path)  # a broken file is reported now, not at every boot
+    return path
+
+
+def systemd_running() -> bool:
+    """Whether systemd manages this machine now (not a container or a chroot)."""
+    return Path("/run/systemd/system").is_dir() and shutil.which("systemctl") is not None
+
+
+def systemctl(*arguments: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["systemctl", *arguments], capture_output=True, text=True, check=False)
+
+
+def install(args: argparse.Namespace) -> int:
+    """Write the unit and enable it (now, when systemd runs here)."""
+    user = args.user or default_user()
+    check_user(user)
+    config_path = config_path_of(args)
+    spec = UnitSpec(user, voicehost_command(config_path), PROJECT_DIR, config_path)
+    text = unit_text(spec)
+    if args.print:
+        print(text, end="")
+        return 0
+    unit_path = Path(args.unit_dir) / UNIT_NAME
+    try:
+        unit_path.parent.mkdir(parents=True, exist_ok=True)
+        unit_path.write_text(text, encoding="utf-8")
+    except PermissionError as exc:
+        raise ServiceError(
+            f"cannot write {unit_path}: run it with sudo, e.g. "
+            f"`sudo {sys.executable} -m voicehost service install --user {user}`"
+        ) from exc
+    print(f"Wrote {unit_path}: the host starts at boot as {user}, with {config_path}.")
+    if user == "root":
+        print("Note: it runs as root; `--user NAME` runs it as a normal user instead.")
+    if args.no_enable:
+        return 0
+    return _enable(unit_path)
+
+
+def _enable(unit_path: Path) -> int:
+    if not systemd_running() or unit_path.parent != SYSTEM_UNIT_DIR:
+        print(
+            "systemd is not running here, so nothing was enabled. On the Raspberry Pi run:\n"
+            "  sudo systemctl daemon-reload\n"
+            "  sudo systemctl enable --now voicehost"
+        )
+        return 0
+    for arguments in (("daemon-reload",), ("enable", "--now", UNIT_NAME)):
+        result = systemctl(*arguments)
+        if result.returncode != 0:
+            raise ServiceError(
+                f"`systemctl {' '.join(arguments)}` failed: {result.stderr.strip()}; "
+                "see `journalctl -u voicehost`"
+            )
+    print("Enabled and started. Follow it with `journalctl -u voicehost -f`.")
+    return 0
+
+
+def uninstall(args: argparse.Namespace) -> int:
+    """Stop and disable the service, and remove its unit."""
+    unit_path = Path(args.unit_dir) / UNIT_NAME
+    managed = systemd_running() and unit_path.parent == SYSTEM_UNIT_DIR
+    if managed:
+        systemctl("disable", "--now", UNIT_NAME)
+    if not unit_path.exists():
+        print(f"No {unit_path}: the service is not installed.")
+        return 0
+    try:
+        unit_path.unlink()
+    except PermissionError as exc:
+        raise ServiceError(f"cannot remove {unit_path}: run it with sudo") from exc
+    if managed:
+        systemctl("daemon-reload")
+    print(f"Removed {unit_path}; the host no longer starts at boot.")
+    return 0
+
+
+def status(args: argparse.Namespace) -> int:
+    """Whether the unit is installed, enabled and running, and what a start would do."""
+    unit_path = Path(args.unit_dir) / UNIT_NAME
+    if not unit_path.exists():
+        print(f"Not installed (no {unit_path}). Install with `sudo voicehost service install`.")
+        return 3  # systemctl's "not running"
+    text = unit_path.read_text(encoding="utf-8")
+    exec_start = next(
+        (line.split("=", 1)[1] for line in text.splitlines() if line.startswith("ExecStart=")),
+        "(none)",
+    )
+    print(f"Installed: {unit_path}\n  runs: {exec_start}")
+    if systemd_running():
+        enabled = systemctl("is-enabled", UNIT_NAME).stdout.strip() or "unknown"
+        active = systemctl("is-active", UNIT_NAME).stdout.strip() or "unknown"
+        print(f"  enabled: {enabled}; now: {active}")
+    else:
+        print("  systemd is not running here: it is not started on this machine")
+    print(f"  on start: {_next_start(text)}")
+    return 0
+
+
+def _next_start(unit: str) -> str:
+    from voicehost.host.journal import newest_unfinished
+
+    config_arg = next(
+        (line.split("--config", 1)[1].split()[0].strip('"') for line in unit.splitlines()
+         if line.startswith("ExecStart=") and "--config" in line),
+        None,
+    )  # fmt: skip
+    try:
+        settings = config.load(config_arg)
+        journal = newest_unfinished(settings.path(settings.storage.journal_dir))
+    except VoicehostError as exc:
+        return f"cannot tell ({exc})"
+    return f"resumes {journal}" if journal is not None else "starts a new game"
+
+
+def register(subparsers: Any) -> None:
+    """Add `voicehost service install|uninstall|status`."""
+    parser = subparsers.add_parser(
+        "service",
+        help="start the host at boot (systemd): install, uninstall, status",
+        description=__doc__,
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    add_install = actions.add_parser("install", help="write and enable the systemd unit")
+    add_install.add_argument("--user", help="run the host as this user (default: you)")
+    add_install.add_argument(
+        "--no-enable", action="store_true", help="only write the unit; enable it yourself"
+    )
+    add_install.add_argument(
+        "--print", action="store_true", help="print the unit instead of writing it"
+    )
+    add_install.set_defaults(func=install)
+    add_uninstall = actions.add_parser("uninstall", help="stop, disable and remove the unit")
+    add_uninstall.set_defaults(func=uninstall)
+    add_status = actions.add_parser("status", help="installed? enabled? running? resume what?")
+    add_status.set_defaults(func=status)
+    for sub in (add_install, add_uninstall, add_status):
+        sub.add_argument(
+            "--unit-dir",
+            default=str(SYSTEM_UNIT_DIR),
+            help=f"where the unit file goes (default: {SYSTEM_UNIT_DIR})",
+        )

@@ -1,0 +1,213 @@
+"""Factories: settings -> adapters. The host never opens a device itself.
+
+Each factory imports its adapter lazily, so a machine without a sound card, a model or a
+keypad still runs the keyboard game.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voicehost.config import Settings
+    from voicehost.phrases import PhraseBook
+    from voicehost.ports import Clock, CuePlayer, Keypad, Listener, PrivateChannel, Screen, Speaker
+
+log = logging.getLogger(__name__)
+
+
+def make_audio(
+    settings: Settings, clock: Clock, book: PhraseBook, *, audio_out: Path | None = None
+) -> tuple[Speaker, CuePlayer]:
+    """The table's speaker and cue player (voice out). Falls back to text when there is none.
+
+    Every piece of every announcement is made ready first (the audio cache is filled if it is
+    incomplete), so the game never waits for synthesis. The returned object is one
+    ``SoundOutput`` for both ports; it is also the night's ``Background``. A missing Russian
+    voice stops here with the install hint; a missing sound card is said once, on one line, and
+    the game goes on with text (still recorded when ``audio_out`` is given).
+    """
+    from voicehost.console.text import SilentCues, TextSpeaker
+
+    if settings.voice.engine == "text":
+        if audio_out is not None:
+            log.warning("voice.engine is text: nothing to record to %s", audio_out)
+        return TextSpeaker(clock), SilentCues()
+    from voicehost.errors import DeviceError
+    from voicehost.voice_out.sound import open_sound_output
+    from voicehost.voice_out.sound_probe import sound_system_crash
+    from voicehost.voice_out.speech import speech_library
+
+    library = speech_library(settings)
+    report = library.prepare(book.all_segments())
+    log.info("voice: %s", report.describe())
+    crash = sound_system_crash()
+    if crash is not None:
+        print(
+            f"voicehost: {crash}; repair or remove a broken ~/.asoundrc or /etc/asound.conf "
+            "(`voicehost doctor` explains). Announcements are shown as text.",
+            file=sys.stderr,
+        )
+        return TextSpeaker(clock), SilentCues()
+    try:
+        output = open_sound_output(
+            clock,
+            library,
+            rate=settings.audio.sample_rate,
+            cue_volume=settings.audio.cue_volume,
+            device=settings.audio.output_device,
+            audio_out=audio_out,
+            block_frames=settings.audio.block_frames,
+        )
+    except DeviceError as exc:
+        print(f"voicehost: {exc}. Announcements are shown as text.", file=sys.stderr)
+        return TextSpeaker(clock), SilentCues()
+    return output, output
+
+
+def make_recording(
+    settings: Settings,
+    audio_out: Path,
+    *,
+    book: PhraseBook | None = None,
+    quiet: bool = False,
+) -> dict[str, Any]:
+    """``run_script`` keywords that record a scripted game's audio to ``audio_out``.
+
+    The script's FakeClock places every sound; ``speaker.finish()`` (or ``close()``) renders
+    the whole timeline to the file. Announcements are still printed, unless ``quiet``.
+    """
+    from voicehost.clock import FakeClock
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_out.sound import open_sound_output
+    from voicehost.voice_out.speech import speech_library
+
+    book = book or PhraseBook.load(settings.language)
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    clock = FakeClock()
+    output = open_sound_output(
+        clock,
+        library,
+        rate=settings.audio.sample_rate,
+        cue_volume=settings.audio.cue_volume,
+        device="",
+        use_device=False,
+        audio_out=audio_out,
+        echo=None if quiet else sys.stdout,
+    )
+    return {"speaker": output, "cues": output, "clock": clock, "book": book}
+
+
+def make_listener(settings: Settings, clock: Clock) -> Listener | None:
+    """The stop-word Listener (voice in), or None when disabled or no model is installed.
+
+    With no model, no vosk package or no microphone, one log line says so (and how to install
+    a model) and the game goes on with speeches ended from the keyboard or the keypad. A model
+    that does not know the stop words is an error (VocabularyError): it is the wrong model.
+    """
+    if not settings.listener.enabled:
+        return None
+    from voicehost.errors import DeviceError, MissingDependency
+    from voicehost.voice_in.models import find_model, install_hint
+
+    folder = find_model(settings)
+    if folder is None:
+        log.warning(
+            "no %s speech model in %s: speeches end from the keyboard or keypad. Install one "
+            "with %s",
+            settings.language,
+            settings.path(settings.listener.models_dir),
+            install_hint(settings.language),
+        )
+        return None
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_in.vosk_listener import build_listener
+
+    stop_words = PhraseBook.load(settings.language).stop_words
+    try:
+        listener = build_listener(settings, clock, folder, stop_words)
+        opener = getattr(listener.source, "open", None)
+        if callable(opener):
+            opener()
+    except (MissingDependency, DeviceError) as exc:
+        log.warning("%s: speeches end from the keyboard or keypad", exc)
+        return None
+    return listener
+
+
+def make_keypad(settings: Settings) -> Keypad | None:
+    """The USB keypad (evdev), or None when off or absent.
+
+    ``keypad.enabled: auto`` uses a keypad found now and says nothing when there is none;
+    ``on`` insists: a keypad missing at the start is reported (the game waits for it), and a
+    missing python-evdev is an error.
+    """
+    if settings.keypad.enabled == "off":
+        return None
+    from voicehost.errors import MissingDependency
+    from voicehost.keypad.evdev_keypad import EvdevKeypad, evdev_opener, find_keypad
+
+    try:
+        found = find_keypad(settings.keypad.device)
+    except MissingDependency:
+        if settings.keypad.enabled == "on":
+            raise
+        log.warning("no keypad support (python-evdev is missing): keyboard only")
+        return None
+    if found is None and settings.keypad.enabled == "auto":
+        log.info("no keypad found: keyboard only")
+        return None
+    return EvdevKeypad(settings.keypad.keymap, evdev_opener(settings.keypad.device))
+
+
+def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateChannel:
+    """The Commissar's private channel: keypad LED or a self-clearing screen line.
+
+    The LED is used when ``private.channel`` is ``led`` and a keypad with that LED is plugged in;
+    otherwise the screen is, and a log line says so once. With the LED the screen stays the
+    fallback should the keypad be unplugged while an answer is due.
+    """
+    from voicehost.console.text import ScreenPrivateChannel
+
+    on_screen = ScreenPrivateChannel(screen, settings.private.screen_seconds)
+    if settings.private.channel == "screen" or settings.keypad.enabled == "off":
+        return on_screen
+    from voicehost.errors import MissingDependency
+    from voicehost.keypad.evdev_keypad import find_keypad
+
+    try:
+        found = find_keypad(settings.keypad.device)
+    except MissingDependency:
+        found = None
+    if found is None or not found.has_led(settings.private.led):
+        log.warning(
+            "no keypad with a %s LED found: the Commissar's answer goes to the screen",
+            settings.private.led,
+        )
+        return on_screen
+    from voicehost.keypad.led import EvdevLed, LedPrivateChannel
+
+    led = EvdevLed(settings.keypad.device, settings.private.led)
+    return LedPrivateChannel(led, settings.private, fallback=on_screen)
+
+
+def make_night_sound(settings: Settings, speaker: object) -> dict[str, object]:
+    """Host keywords for the night's masking sound: ``background`` and ``masking``, or none.
+
+    The sound output adapter doubles as the Background port when it has ``start``/``stop``.
+    """
+    if settings.night.masking == "off" or not hasattr(speaker, "start"):
+        return {}
+    from voicehost.voice_out.masking import masking_sound
+
+    rate = settings.audio.sample_rate
+
+    def masking() -> tuple[object, int] | None:
+        samples = masking_sound(settings, rate)
+        return None if samples is None else (samples, rate)
+
+    return {"background": speaker, "masking": masking}

@@ -1,1 +1,0 @@
-"""Subcommands of the CLI, one module each; see voicehost.__main__."""

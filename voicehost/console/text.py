@@ -1,0 +1,85 @@
+"""The console's text adapters: announcements printed, silent cues, a stream screen and the
+Commissar's private screen line."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from voicehost.game.effects import Private, PrivateKind
+from voicehost.game.model import Cue
+from voicehost.ports import Clock, Screen, Utterance
+
+
+class TextSpeaker:
+    """Announcements as text: printed (when ``stream`` is given) and kept in ``spoken``."""
+
+    def __init__(self, clock: Clock, stream: TextIO | None = None) -> None:
+        self.clock = clock
+        self.stream = stream
+        self.spoken: list[str] = []
+
+    def say(self, utterance: Utterance) -> None:
+        self.spoken.append(utterance.text)
+        if self.stream is not None:
+            print(f"🔊 {utterance.text}", file=self.stream, flush=True)
+
+    def busy_until(self) -> float:
+        return self.clock.now()
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class SilentCues:
+    """Cues with no sound: remembered in ``played`` (cue, at) for tests and scripts."""
+
+    def __init__(self) -> None:
+        self.played: list[tuple[Cue, float | None]] = []
+
+    def play(self, cue: Cue, at: float | None = None) -> None:
+        self.played.append((cue, at))
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class StreamScreen(Screen):
+    """Messages printed to a stream (used by scripts: announcements go via the TextSpeaker)."""
+
+    def __init__(self, stream: TextIO = sys.stdout) -> None:
+        self.stream = stream
+
+    def message(self, text: str) -> None:
+        print(text, file=self.stream, flush=True)
+
+
+class ScreenPrivateChannel:
+    """The Commissar's answer as a screen line that clears itself."""
+
+    def __init__(
+        self,
+        screen: Screen | None,
+        seconds: float = 3.0,
+        describe: Callable[[Private], str] | None = None,
+    ) -> None:
+        self.screen = screen
+        self.seconds = seconds
+        self.describe = describe or describe_private
+        self.shown: list[Private] = []
+
+    def show(self, message: Private) -> None:
+        self.shown.append(message)
+        if self.screen is not None:
+            self.screen.private(self.describe(message), self.seconds)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def describe_private(message: Private) -> str:
+    """A neutral private line; the same length for 'mafia' and 'not mafia'."""
+    if message.kind is PrivateKind.COMMISSAR_ANSWER:
+        return "КОМИССАР: МАФИЯ    " if message.is_mafia else "КОМИССАР: НЕ МАФИЯ "
+    return "ввод принят"

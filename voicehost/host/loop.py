@@ -1,0 +1,532 @@
+"""The host loop: input -> journal (fsync) -> step() -> carry out effects.
+
+Timers are deadlines on the injected Clock, never summed sleeps: the warning and the end of a
+timer are absolute clock times, so nothing drifts, and a test jumps a FakeClock across a
+3-minute discussion in microseconds. Adapters on other threads (Listener, Keypad, terminal)
+only ``post()`` commands; the game state is touched by the loop's thread alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from voicehost.config import Settings
+from voicehost.errors import VoicehostError
+from voicehost.game.effects import (
+    CancelTimer,
+    Effect,
+    GameOver,
+    PlayCue,
+    Private,
+    Prompt,
+    Say,
+    StartTimer,
+)
+from voicehost.game.engine import Engine
+from voicehost.game.errors import RuleViolation
+from voicehost.game.inputs import (
+    UNDOABLE,
+    EndSpeech,
+    Input,
+    TimerWarning,
+    TimeUp,
+    drop_last_undoable,
+)
+from voicehost.game.model import Cue, Phase
+from voicehost.game.state import GameState
+from voicehost.host.journal import (
+    Journal,
+    effective_entries,
+    mark_finished,
+    read,
+    settings_from_record,
+)
+from voicehost.phrases import PhraseBook
+from voicehost.ports import Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+
+log = logging.getLogger(__name__)
+
+#: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
+CUE_ECHO_GUARD = 0.8
+
+
+@dataclass(frozen=True)
+class Submit:
+    """An input for the game from a person (keyboard, keypad) or the Listener."""
+
+    input: Input
+    source: str = "keyboard"
+
+
+@dataclass(frozen=True)
+class Undo:
+    """Take back the last entry."""
+
+    source: str = "keyboard"
+
+
+@dataclass(frozen=True)
+class TogglePause:
+    """Stop or restart the clock of the running timer."""
+
+
+@dataclass(frozen=True)
+class VoiceStop:
+    """The Listener heard a stop word at the end of the speech timed by timer ``token``."""
+
+    token: int
+
+
+@dataclass(frozen=True)
+class KeypadStatus:
+    """The keypad was unplugged (False) or plugged back in (True)."""
+
+    connected: bool
+
+
+@dataclass(frozen=True)
+class Quit:
+    """Stop hosting; the journal keeps the game for `voicehost resume`."""
+
+
+Command = Submit | Undo | TogglePause | VoiceStop | KeypadStatus | Quit
+
+
+class Background(Protocol):
+    """A sound that runs under the night (masking noise or music)."""
+
+    def start(self, samples: Any, rate: int) -> None: ...
+
+    def stop(self) -> None: ...
+
+
+@dataclass
+class RunningTimer:
+    """A timer as the host runs it: absolute deadlines on the clock."""
+
+    timer_id: int
+    effect: StartTimer
+    starts_at: float
+    ends_at: float
+    warn_at: float | None
+    warned: bool = False
+
+
+@dataclass
+class _Accepted:
+    event: Input
+    source: str
+    phase_before: Phase
+    revealed: bool = False  # a player left and the table heard their role: no taking it back
+
+
+@dataclass
+class HostEvents:
+    """Hooks for observers (tests, the terminal UI)."""
+
+    on_reject: list[Callable[[str, str], None]] = field(default_factory=list)
+
+
+class Host:
+    """Runs one game: feeds inputs to the engine and carries out what it returns."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        book: PhraseBook,
+        clock: Clock,
+        *,
+        speaker: Speaker,
+        cues: CuePlayer,
+        private: PrivateChannel,
+        listener: Listener | None = None,
+        journal_path: Path | None = None,
+        screen: Screen | None = None,
+        background: Background | None = None,
+        masking: Callable[[], tuple[Any, int] | None] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.book = book
+        self.clock = clock
+        self.speaker = speaker
+        self.cues = cues
+        self.private = private
+        self.listener = listener
+        self.journal_path = journal_path
+        self.screen = screen or Screen()
+        self.background = background
+        self.masking = masking
+        self.engine = Engine(settings)
+        self.inbox: queue.Queue[Command] = queue.Queue()
+        self.state: GameState | None = None
+        self.accepted: list[_Accepted] = []
+        self.transcript: list[str] = []
+        self.rejections: list[str] = []
+        self.timer: RunningTimer | None = None
+        self.paused_at: float | None = None
+        self.over = False
+        self.quit = False
+        self.keypad_connected = True
+        self.events = HostEvents()
+        self._journal: Journal | None = None
+        self._cue_at: float | None = None
+        self._night_sound = False
+        # How early a timer event must fire for its cue to start on the deadline (the sound card
+        # holds some audio already); a cue player that plays at once has no lead.
+        self._cue_lead: Callable[[], float] = getattr(cues, "lead_seconds", lambda: 0.0)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> None:
+        """A new game: journal header, then the opening announcements."""
+        if self.journal_path is not None:
+            self._journal = Journal.create(self.journal_path, self.settings)
+        state, effects = self.engine.new_game()
+        self.state = state
+        self._carry_out(effects)
+
+    def resume(self) -> None:
+        """Rebuild the exact state from the journal and carry on from the current step."""
+        if self.journal_path is None:
+            raise VoicehostError("resume needs a journal")
+        header, entries = read(self.journal_path)
+        self.settings = settings_from_record(self.settings, header["game"])
+        self.engine = Engine(self.settings)
+        self.state = self._replay(entries)
+        self._journal = Journal.reopen(self.journal_path)
+        self._journal.append_note({"resumed": True})
+        if self.state.phase is Phase.GAME_OVER:
+            self.over = True
+        self._carry_out(self.engine.resume_effects(self.state))
+
+    def _replay(self, entries: list[Any]) -> GameState:
+        self.accepted = [
+            _Accepted(entry.event, entry.source, Phase.GAME_OVER)
+            for entry in effective_entries(entries)
+            if entry.event is not None
+        ]
+        return self._rebuild()
+
+    def _rebuild(self) -> GameState:
+        """The state after every accepted input, noting the phase each was entered in."""
+        state, _ = self.engine.new_game()
+        for index, item in enumerate(self.accepted):
+            after, _ = self.engine.step(state, item.event)
+            revealed = _revealed(state, after)
+            self.accepted[index] = _Accepted(item.event, item.source, state.phase, revealed)
+            state = after
+        return state
+
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+        if self.background is not None and self._night_sound:
+            self.background.stop()
+
+    # ------------------------------------------------------------------ commands
+
+    def post(self, command: Command) -> None:
+        """Thread-safe: adapters call this from their own threads."""
+        self.inbox.put(command)
+
+    def process_pending(self) -> None:
+        """Handle every posted command, then fire due timer events."""
+        while True:
+            try:
+                command = self.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self.handle(command)
+        self.process_due()
+
+    def handle(self, command: Command) -> bool:
+        """Carry out one command now; False when it was rejected."""
+        match command:
+            case Submit(event, source):
+                return self.submit(event, source)
+            case Undo(source):
+                return self.undo(source)
+            case TogglePause():
+                self.toggle_pause()
+                return True
+            case VoiceStop(token):
+                return self._voice_stop(token)
+            case KeypadStatus(connected):
+                self._keypad_status(connected)
+                return True
+            case Quit():
+                self.quit = True
+                return True
+        return False  # pragma: no cover - the Command union is closed
+
+    def submit(self, event: Input, source: str = "keyboard") -> bool:
+        """Offer an input to the game. Accepted inputs are journaled before any effect."""
+        if self.state is None:
+            raise VoicehostError("the game has not started")
+        try:
+            new_state, effects = self.engine.step(self.state, event)
+        except RuleViolation as violation:
+            if isinstance(event, TimeUp | TimerWarning):
+                return False  # a timer event that lost a race with an input: nothing to say
+            self._reject(self.book.error(violation.code, violation.params), source)
+            return False
+        if self._journal is not None:
+            self._journal.append(event, source)
+        self.accepted.append(
+            _Accepted(event, source, self.state.phase, _revealed(self.state, new_state))
+        )
+        self.state = new_state
+        self._carry_out(effects)
+        return True
+
+    def undo(self, source: str = "keyboard") -> bool:
+        """Take back the last entry, if nothing but timer warnings came after it."""
+        if self.state is None or not self._can_undo():
+            self._reject(self.book.error("nothing_to_undo"), source)
+            return False
+        if self._journal is not None:
+            self._journal.append_undo(source)
+        drop_last_undoable(self.accepted, lambda item: item.event)
+        self.state = self._rebuild()
+        self._sync_timer_after_undo()
+        self.screen.message(self.book.error("undone"))
+        self._ask_vote_again()
+        return True
+
+    def _ask_vote_again(self) -> None:
+        """After an undone count the table hears the question again, so hands go up again."""
+        assert self.state is not None
+        state = self.state
+        if state.vote_settling is not None:
+            return
+        if state.phase is Phase.VOTE:
+            self._say("day.vote_for", {"seat": state.candidates[state.vote_index]})
+        elif state.phase is Phase.THIRD_VOTE:
+            self._say("day.third_vote")
+
+    def _can_undo(self) -> bool:
+        for item in reversed(self.accepted):
+            if isinstance(item.event, TimerWarning):
+                continue
+            # The Commissar has already seen the answer, or the table has heard a role: neither
+            # can be taken back.
+            return (
+                isinstance(item.event, UNDOABLE)
+                and item.phase_before is not Phase.NIGHT_COMMISSAR
+                and not item.revealed
+            )
+        return False
+
+    def _sync_timer_after_undo(self) -> None:
+        assert self.state is not None
+        wanted = self.state.timer
+        if wanted is None:
+            self._cancel_timer()
+        elif self.timer is None or self.timer.timer_id != wanted.timer_id:
+            self._carry_out([self.engine.timer_effect(wanted)])
+
+    def _reject(self, message: str, source: str) -> None:
+        self.rejections.append(message)
+        self.screen.message(f"✗ {message}")
+        for hook in self.events.on_reject:
+            hook(message, source)
+        if source == "keypad":
+            self.cues.play(Cue.REJECT)
+
+    def _voice_stop(self, token: int) -> bool:
+        if self.timer is None or self.timer.timer_id != token or self.paused_at is not None:
+            return False
+        if self.state is None or not self.state.speech_running:
+            return False
+        return self.submit(EndSpeech(source="voice"), source="voice")
+
+    def _keypad_status(self, connected: bool) -> None:
+        if connected == self.keypad_connected:
+            return
+        self.keypad_connected = connected
+        self._say("keypad.back" if connected else "keypad.unplugged")
+
+    def toggle_pause(self) -> None:
+        now = self.clock.now()
+        if self.paused_at is None:
+            self.paused_at = now
+            if self.listener is not None:
+                self.listener.stop_listening()
+            self._say("game.paused")
+            return
+        paused_for = now - self.paused_at
+        self.paused_at = None
+        self._say("game.unpaused")
+        if self.timer is not None:
+            resume_at = max(now, self.speaker.busy_until())
+            shift = paused_for + (resume_at - now)
+            self.timer.ends_at += shift
+            if self.timer.warn_at is not None:
+                self.timer.warn_at += shift
+            if self.timer.effect.listen and self.listener is not None:
+                self.listener.listen(self.timer.timer_id)
+
+    # ------------------------------------------------------------------ time
+
+    def next_deadline(self) -> float | None:
+        """Clock time of the next timer event, or None when nothing is timed (or paused)."""
+        if self.timer is None or self.paused_at is not None:
+            return None
+        if self.timer.warn_at is not None and not self.timer.warned:
+            return min(self.timer.warn_at, self.timer.ends_at)
+        return self.timer.ends_at
+
+    def process_due(self) -> None:
+        """Fire the timer events whose deadline has come."""
+        while True:
+            timer = self.timer
+            deadline = self.next_deadline()
+            if timer is None or deadline is None or self.clock.now() + self._cue_lead() < deadline:
+                return
+            self._cue_at = deadline
+            try:
+                if timer.warn_at is not None and not timer.warned and deadline == timer.warn_at:
+                    timer.warned = True
+                    self.submit(TimerWarning(timer.timer_id), source="timer")
+                else:
+                    self.timer = None
+                    self.submit(TimeUp(timer.timer_id), source="timer")
+            finally:
+                self._cue_at = None
+
+    def wait_timer(self) -> None:
+        """Fake clocks only: jump to the running timer's end, firing its warning on the way."""
+        timer = self.timer
+        if timer is None:
+            raise VoicehostError("no timer is running: nothing to wait for")
+        set_clock = getattr(self.clock, "set", None)
+        if set_clock is None:
+            raise VoicehostError("`wait` works only with the script clock")
+        while self.timer is timer:
+            deadline = self.next_deadline()
+            if deadline is None:
+                raise VoicehostError("the clock is paused: resume it first")
+            set_clock(deadline)
+            self.process_due()
+
+    def run(self, on_idle: Callable[[], None] | None = None) -> None:
+        """The real-time loop: wait for commands until the next deadline; stop at the end."""
+        while not self.over and not self.quit:
+            deadline = self.next_deadline()
+            timeout = 0.25
+            if deadline is not None:
+                lead = self._cue_lead()
+                timeout = min(timeout, max(0.0, deadline - lead - self.clock.now()))
+            try:
+                command = self.inbox.get(timeout=timeout)
+            except queue.Empty:
+                pass
+            else:
+                self.handle(command)
+            self.process_due()
+            if on_idle is not None:
+                on_idle()
+            self.screen.refresh()
+
+    # ------------------------------------------------------------------ effects
+
+    def prompt(self) -> Prompt:
+        if self.state is None:
+            raise VoicehostError("the game has not started")
+        return self.engine.prompt(self.state)
+
+    def _say(self, key: str, params: dict[str, Any] | None = None) -> None:
+        utterance = self.book.render(key, params or {})
+        self.speaker.say(utterance)
+        self.transcript.append(utterance.text)
+        self.screen.announce(utterance.text)
+        if self.listener is not None:
+            self.listener.deafen_until(self.speaker.busy_until())
+
+    def _carry_out(self, effects: list[Effect]) -> None:
+        for effect in effects:
+            match effect:
+                case Say(key, params):
+                    self._say(key, dict(params))
+                case PlayCue(cue):
+                    self.cues.play(cue, self._cue_at)
+                    if self.listener is not None:
+                        start = self._cue_at if self._cue_at is not None else self.clock.now()
+                        self.listener.deafen_until(start + CUE_ECHO_GUARD)
+                case StartTimer():
+                    self._start_timer(effect)
+                case CancelTimer():
+                    self._cancel_timer()
+                case Private():
+                    self.private.show(effect)
+                case GameOver():
+                    self.over = True
+                    if self.journal_path is not None:
+                        mark_finished(self.journal_path)
+        self._update_night_sound()
+
+    def _start_timer(self, effect: StartTimer) -> None:
+        starts = max(self.clock.now(), self.speaker.busy_until())
+        ends = starts + effect.seconds
+        warn = None if effect.warn_before is None else ends - effect.warn_before
+        self.timer = RunningTimer(effect.timer_id, effect, starts, ends, warn)
+        if self.listener is not None:
+            if effect.listen:
+                self.listener.listen(effect.timer_id)
+            else:
+                self.listener.stop_listening()
+
+    def _cancel_timer(self) -> None:
+        self.timer = None
+        if self.listener is not None:
+            self.listener.stop_listening()
+
+    def _update_night_sound(self) -> None:
+        if self.background is None or self.masking is None or self.state is None:
+            return
+        night = self.state.phase.is_night
+        if night and not self._night_sound:
+            sound = self.masking()
+            if sound is not None:
+                self.background.start(*sound)
+                self._night_sound = True
+        elif not night and self._night_sound:
+            self.background.stop()
+            self._night_sound = False
+
+    # ------------------------------------------------------------------ views
+
+    @property
+    def inputs(self) -> list[Input]:
+        """The accepted inputs, in order, after undos: the game itself."""
+        return [item.event for item in self.accepted]
+
+    def remaining(self) -> float | None:
+        """Seconds left on the running timer (frozen while paused)."""
+        if self.timer is None:
+            return None
+        now = self.paused_at if self.paused_at is not None else self.clock.now()
+        return max(0.0, self.timer.ends_at - max(now, self.timer.starts_at))
+
+
+def _revealed(before: GameState, after: GameState) -> bool:
+    """Did this step send a player away (and so reveal a role to the table)?"""
+    return len(after.record["departures"]) > len(before.record["departures"])
+
+
+__all__ = [
+    "Background",
+    "Command",
+    "Host",
+    "KeypadStatus",
+    "Quit",
+    "Submit",
+    "TogglePause",
+    "Undo",
+    "VoiceStop",
+]

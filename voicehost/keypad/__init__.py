@@ -1,0 +1,1 @@
+"""The USB numeric keypad: key aggregation on the loop thread, the evdev adapter, the LED."""

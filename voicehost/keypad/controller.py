@@ -1,0 +1,308 @@
+"""Keypad key presses -> host commands, by what the game is asking now (``host.prompt()``).
+
+Like a telephone's DTMF collector: digits build a number, Enter ends it, an idle pause clears a
+half-typed entry. By day every key press plays the same ``Cue.KEY_ACK``, whoever presses it and
+whatever it means, so nobody at the table can tell one key from another by ear. At night only
+Enter and the miss key sound (the same ``KEY_ACK``): one sound per entry whatever was chosen, as
+seat 3 takes one digit and seat 12 two, and the table must not hear which. An entry the controller
+can see is malformed (Enter with nothing typed where a number is needed, a third digit, seat 0)
+gets one neutral ``Cue.REJECT``; an entry the rules refuse gets the same cue from the host.
+Nothing here speaks: at night the table hears the key clicks' cue and nothing else.
+
+How a club host uses the keypad (the keypad's key legends in brackets, default key map):
+
+=========================  ===================================================================
+Seats                      ``5 [Enter]``; seats 10-13 are two digits: ``1 2 [Enter]``.
+Correct a typo             ``[Backspace]`` or ``[.]`` deletes the last digit; pressed with no
+                           digit typed, it clears the whole entry (seats collected so far too).
+Night 0: the mafia         each mafia seat with Enter: ``3 [Enter] 7 [Enter]``; when as many
+                           seats as there are mafia are in, they go in together. The keypad LED
+                           blinks twice to confirm (a screen line without an LED keypad).
+Night 0: Commissar, Doctor their own seat: ``4 [Enter]``.
+Night: the mafia's target  ``6 [Enter]``, or ``[-]`` for a deliberate miss.
+Night: Commissar, Doctor   the seat to check / to heal: ``9 [Enter]``.
+Nominations (speaker)      during the speech: ``5 [Enter]`` nominates 5 at once, and the host
+                           confirms aloud «Номер пять принят»; a second one the same way.
+                           ``[Enter]`` with nothing typed means "I am done": the speech ends.
+                           After the time is up (nobody nominated yet): ``5 [Enter]`` and then
+                           ``[Enter]`` again, or ``5 [Enter] 7 [Enter]``: the host then confirms
+                           them and calls the next speaker.
+A vote                     the count of raised masks for the candidate the host named:
+                           ``4 [Enter]`` (``0 [Enter]`` for none); the last candidate's count is
+                           worked out by the host.
+Votes counted              the host announces the counts and waits
+                           ``timers.vote_result_seconds`` before anyone leaves: ``[Enter]`` (or
+                           ``[+]``) says the count is right and goes on at once; ``[/]`` takes a
+                           miscount back (then type it again). A number here is refused.
+End a speech               ``[+]`` (the Listener ends it too on «спасибо» / «пас»).
+Foul                       ``[*] 5 [Enter]``: a foul for seat 5.
+Undo                       ``[/]``: with something half-typed, clears it; otherwise takes back
+                           the last accepted entry.
+=========================  ===================================================================
+
+A half-typed entry is cleared after ``keypad.entry_timeout_seconds`` without a key, and when
+the game moves on to another question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from voicehost.errors import VoicehostError
+from voicehost.game.effects import Prompt, PromptKind
+from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Input, Miss, VoteCount
+from voicehost.game.model import Cue, Seat
+from voicehost.host.loop import Command, KeypadStatus, Submit, Undo
+from voicehost.ports import Clock, CuePlayer, Key, Keypad
+
+SOURCE = "keypad"
+MAX_DIGITS = 2  # seats go up to 13 and counts up to 12
+
+DIGITS = {
+    Key.D0: 0,
+    Key.D1: 1,
+    Key.D2: 2,
+    Key.D3: 3,
+    Key.D4: 4,
+    Key.D5: 5,
+    Key.D6: 6,
+    Key.D7: 7,
+    Key.D8: 8,
+    Key.D9: 9,
+}
+
+NIGHT_SOUNDING_KEYS = (Key.ENTER, Key.MISS)
+"""At night only the keys that end an entry sound: a seat's digit count must not be heard."""
+
+COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
+SEAT_PROMPTS = (
+    PromptKind.REGISTER_MAFIA,
+    PromptKind.REGISTER_COMMISSAR,
+    PromptKind.REGISTER_DOCTOR,
+    PromptKind.MAFIA_TARGET,
+    PromptKind.COMMISSAR_CHECK,
+    PromptKind.DOCTOR_HEAL,
+    PromptKind.NOMINATE,
+)
+
+
+#: An Enter this soon after a count was sent is not taken as "the count is right" (seconds).
+CONFIRM_GUARD = 1.0
+
+
+class HostLink(Protocol):
+    """What the controller needs of the host: the question of the moment, and a mailbox."""
+
+    def prompt(self) -> Prompt: ...
+
+    def post(self, command: Command) -> None: ...
+
+
+@dataclass
+class Entry:
+    """What has been typed towards the current question."""
+
+    digits: str = ""
+    seats: list[Seat] = field(default_factory=list)
+    foul: bool = False
+    question: tuple[PromptKind, Seat | None, bool] | None = None
+
+    @property
+    def empty(self) -> bool:
+        return not self.digits and not self.seats and not self.foul
+
+    def describe(self) -> str:
+        """For a screen: ``"фол 1_"``, ``"3, 7, 1_"``."""
+        parts = [str(seat) for seat in self.seats]
+        if self.digits or not parts:
+            parts.append(self.digits + "_")
+        text = ", ".join(parts)
+        return f"фол {text}" if self.foul else text
+
+
+def question_of(prompt: Prompt) -> tuple[PromptKind, Seat | None, bool]:
+    """What makes two prompts the same question (a nomination's room may shrink meanwhile)."""
+    return (prompt.kind, prompt.subject, prompt.night)
+
+
+class KeypadController:
+    """Turns ``Key`` presses into host commands; call ``on_key`` from the keypad's thread."""
+
+    def __init__(
+        self,
+        host: HostLink,
+        cues: CuePlayer,
+        clock: Clock,
+        *,
+        entry_timeout_seconds: float = 8.0,
+    ) -> None:
+        self._host = host
+        self._cues = cues
+        self._clock = clock
+        self._timeout = entry_timeout_seconds
+        self._entry = Entry()
+        self._last_key_at: float | None = None
+        self._count_sent_at: float | None = None
+
+    @property
+    def entry(self) -> Entry:
+        """The entry typed so far (read-only use: a screen may show it by day)."""
+        return self._entry
+
+    def on_status(self, connected: bool) -> None:
+        """The keypad was unplugged or plugged back in: tell the host, forget the entry."""
+        self._entry = Entry()
+        self._host.post(KeypadStatus(connected))
+
+    def expire(self) -> None:
+        """Clear a half-typed entry if no key came for ``entry_timeout_seconds``."""
+        last = self._last_key_at
+        if last is not None and self._clock.now() - last >= self._timeout:
+            self._entry = Entry()
+
+    def on_key(self, key: Key) -> None:
+        """One key press: acknowledge it, then act on it."""
+        prompt = self._current_prompt()
+        if not prompt.night or key in NIGHT_SOUNDING_KEYS:
+            self._cues.play(Cue.KEY_ACK)
+        self.expire()
+        self._last_key_at = self._clock.now()
+        if self._entry.question not in (None, question_of(prompt)):
+            self._entry = Entry()  # the game moved on: a half-typed answer belongs to the past
+        if key in DIGITS:
+            self._digit(DIGITS[key], prompt)
+        elif key is Key.ENTER:
+            self._enter(prompt)
+        elif key is Key.CORRECT:
+            self._correct()
+        elif key is Key.FOUL:
+            self._entry = Entry(foul=True)  # a foul is no answer: it outlives a change of question
+        elif key is Key.UNDO:
+            self._undo()
+        elif key is Key.MISS:
+            self._entry = Entry()
+            self._submit(Miss())
+        elif key is Key.END_SPEECH:
+            self._entry = Entry()
+            self._submit(EndSpeech(source="key"))
+
+    def _current_prompt(self) -> Prompt:
+        try:
+            return self._host.prompt()
+        except VoicehostError:  # a key before the game has started: nothing is asked yet
+            return Prompt(PromptKind.NONE)
+
+    # ------------------------------------------------------------------ keys
+
+    def _digit(self, digit: int, prompt: Prompt) -> None:
+        entry = self._entry
+        if entry.question is None and not entry.foul:
+            entry.question = question_of(prompt)
+        if len(entry.digits) >= MAX_DIGITS:
+            entry.digits = ""
+            self._reject()
+            return
+        entry.digits += str(digit)
+
+    def _correct(self) -> None:
+        if self._entry.digits:
+            self._entry.digits = self._entry.digits[:-1]
+        else:
+            self._entry = Entry()
+
+    def _undo(self) -> None:
+        if self._entry.empty:
+            self._host.post(Undo(source=SOURCE))
+        self._entry = Entry()
+
+    def _enter(self, prompt: Prompt) -> None:
+        entry = self._entry
+        number = int(entry.digits) if entry.digits else None
+        entry.digits = ""
+        if entry.foul:
+            self._entry = Entry()
+            self._seat_or_reject(number, lambda seat: self._submit(Foul(seat)))
+        elif prompt.kind in COUNT_PROMPTS:
+            self._entry = Entry()
+            if number is None:
+                self._reject()
+            else:
+                self._count_sent_at = self._clock.now()
+                self._submit(VoteCount(number))
+        elif prompt.kind is PromptKind.CONFIRM_VOTE:
+            self._confirm_counts(number)
+        elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
+            self._nominate_during_speech(number)
+        elif prompt.kind in SEAT_PROMPTS:
+            self._collect_seat(number, prompt)
+        else:
+            self._entry = Entry()
+            self._reject()  # nothing is being asked: there is nothing to confirm
+
+    def _confirm_counts(self, number: int | None) -> None:
+        self._entry = Entry()
+        sent = self._count_sent_at
+        if number is None and sent is not None and self._clock.now() - sent < CONFIRM_GUARD:
+            self._reject()  # a bounced or doubled Enter must not skip the pause for corrections
+        elif number is None:
+            self._submit(EndSpeech(source="key"))  # "the count is right"
+        else:
+            self._reject()  # the counts are in: a miscount is taken back with UNDO, not retyped
+
+    def _nominate_during_speech(self, number: int | None) -> None:
+        self._entry = Entry()
+        if number is None:
+            self._submit(EndSpeech(source="key"))  # "I am done"
+        else:
+            self._seat_or_reject(number, lambda seat: self._submit(EnterSeats((seat,))))
+
+    def _collect_seat(self, number: int | None, prompt: Prompt) -> None:
+        entry = self._entry
+        if number is None:
+            if entry.seats:
+                self._submit_seats()
+            else:
+                self._entry = Entry()
+                self._reject()
+            return
+        if number < 1:
+            self._reject()
+            return
+        entry.seats.append(number)
+        if len(entry.seats) >= max(1, prompt.seats_max):
+            self._submit_seats()
+
+    def _submit_seats(self) -> None:
+        seats = tuple(self._entry.seats)
+        self._entry = Entry()
+        self._submit(EnterSeats(seats))
+
+    def _seat_or_reject(self, number: int | None, act: Callable[[Seat], None]) -> None:
+        if number is None or number < 1:
+            self._reject()
+        else:
+            act(number)
+
+    # ------------------------------------------------------------------ output
+
+    def _submit(self, event: Input) -> None:
+        self._host.post(Submit(event, source=SOURCE))
+
+    def _reject(self) -> None:
+        self._cues.play(Cue.REJECT)
+
+
+def attach_keypad(
+    keypad: Keypad,
+    host: HostLink,
+    cues: CuePlayer,
+    clock: Clock,
+    *,
+    entry_timeout_seconds: float = 8.0,
+) -> KeypadController:
+    """Start ``keypad`` with a controller that posts to ``host``; returns the controller."""
+    controller = KeypadController(host, cues, clock, entry_timeout_seconds=entry_timeout_seconds)
+    keypad.start(controller.on_key, controller.on_status)
+    return controller

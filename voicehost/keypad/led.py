@@ -1,0 +1,187 @@
+"""The Commissar's private answer on the keypad's own LED (NumLock by default), through evdev.
+
+What the Commissar sees after entering a check:
+
+1. two short blinks: "your entry is taken" (the same pattern for every night entry);
+2. a pause, then the answer window of ``private.led_seconds``: the LED lit the whole window means
+   mafia, the LED dark the whole window means not mafia (``private.led_on_means_mafia: false``
+   swaps the two).
+
+Every other night entry (registration, the mafia's target, the Doctor's heal) gets the same two
+short blinks. Nothing here makes a sound, so the table hears nothing of it; the LED is small and
+the keypad sits in front of whoever is awake.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from voicehost.config import PrivateSettings
+from voicehost.errors import DeviceError
+from voicehost.game.effects import Private, PrivateKind
+from voicehost.keypad.evdev_keypad import LED_NAMES, find_keypad, import_evdev
+from voicehost.ports import PrivateChannel
+
+log = logging.getLogger(__name__)
+
+BLINK_SECONDS = 0.15
+"""One blink of the entry confirmation: lit this long, then dark this long."""
+
+BLINKS = 2
+ANSWER_PAUSE_SECONDS = 0.8
+"""Dark pause between the confirmation blinks and the answer window, so the two never merge."""
+
+
+@dataclass(frozen=True)
+class LedStep:
+    """Hold the LED lit or dark for some seconds."""
+
+    lit: bool
+    seconds: float
+
+
+def confirmation_pattern() -> tuple[LedStep, ...]:
+    """Two short blinks: the same for every entry, whoever made it and whatever it was."""
+    blink = (LedStep(True, BLINK_SECONDS), LedStep(False, BLINK_SECONDS))
+    return blink * BLINKS
+
+
+def led_pattern(message: Private, settings: PrivateSettings) -> tuple[LedStep, ...]:
+    """What the LED does for a private message. The pattern ends dark."""
+    if message.kind is PrivateKind.ENTRY_CONFIRMED:
+        return confirmation_pattern()
+    if message.kind is PrivateKind.COMMISSAR_ANSWER:
+        if message.is_mafia is None:
+            raise DeviceError("the Commissar's answer has no result to show (a bug: report it)")
+        lit = message.is_mafia == settings.led_on_means_mafia
+        return (
+            *confirmation_pattern(),
+            LedStep(False, ANSWER_PAUSE_SECONDS),
+            LedStep(lit, settings.led_seconds),
+            LedStep(False, 0.0),
+        )
+    raise DeviceError(f"unknown private message {message.kind!r} (a bug: report it)")
+
+
+class Led(Protocol):
+    """One LED that can be switched; raises OSError when its device is gone."""
+
+    def set(self, lit: bool) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class EvdevLed:
+    """An LED of the keypad, written through evdev. Reopens the keypad after a replug."""
+
+    def __init__(self, device: str, led: str) -> None:
+        self._evdev = import_evdev()
+        self._device_name = device
+        self._code = int(self._evdev.ecodes.ecodes[LED_NAMES[led]])
+        self._device: Any = None
+
+    def set(self, lit: bool) -> None:
+        """Switch the LED; OSError when no keypad can be opened."""
+        try:
+            self._open().set_led(self._code, int(lit))
+        except OSError:
+            self.close()  # a stale node after a replug: open afresh next time
+            self._open().set_led(self._code, int(lit))
+
+    def _open(self) -> Any:
+        if self._device is None:
+            info = find_keypad(self._device_name)
+            if info is None:
+                raise OSError("no keypad found")
+            self._device = self._evdev.InputDevice(info.path)
+        return self._device
+
+    def close(self) -> None:
+        if self._device is not None:
+            try:
+                self._device.close()
+            except OSError:
+                log.debug("keypad already gone when closing its LED")
+            self._device = None
+
+
+Sleeper = Callable[[float], bool]
+"""Waits some seconds; returns True when it was cut short because the channel is closing."""
+
+
+class LedPrivateChannel:
+    """``ports.PrivateChannel`` on a keypad LED. Patterns play one after another, off the host's
+    thread; if the LED cannot be written, the message goes to ``fallback`` (the screen)."""
+
+    def __init__(
+        self,
+        led: Led,
+        settings: PrivateSettings,
+        *,
+        fallback: PrivateChannel | None = None,
+        sleeper: Sleeper | None = None,
+    ) -> None:
+        self._led = led
+        self._settings = settings
+        self._fallback = fallback
+        self._closing = threading.Event()
+        self._sleep: Sleeper = sleeper if sleeper is not None else self._closing.wait
+        self._queue: queue.Queue[Private | None] = queue.Queue()
+        self._worker = threading.Thread(target=self._run, name="private-led", daemon=True)
+        self._switch(False)  # lit must mean something: start dark
+        self._worker.start()
+
+    def show(self, message: Private) -> None:
+        """Queue the message's LED pattern; returns at once."""
+        self._queue.put(message)
+
+    def wait_idle(self) -> None:
+        """Block until every queued pattern has played (tests, shutdown)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        """Stop at once, leave the LED dark and release the keypad."""
+        self._closing.set()
+        self._queue.put(None)
+        self._worker.join(timeout=2)
+        self._switch(False)
+        self._led.close()
+        if self._fallback is not None:
+            self._fallback.close()
+
+    def _run(self) -> None:
+        while True:
+            message = self._queue.get()
+            try:
+                if message is None:
+                    return
+                self._play(message)
+            finally:
+                self._queue.task_done()
+
+    def _play(self, message: Private) -> None:
+        for step in led_pattern(message, self._settings):
+            if not self._switch(step.lit):
+                self._give_to_fallback(message)
+                return
+            if step.seconds > 0 and self._sleep(step.seconds):
+                return
+
+    def _switch(self, lit: bool) -> bool:
+        try:
+            self._led.set(lit)
+        except OSError as exc:
+            log.warning("keypad LED cannot be written: %s", exc)
+            return False
+        return True
+
+    def _give_to_fallback(self, message: Private) -> None:
+        if self._fallback is None:
+            log.error("a private message was lost: no keypad LED and no screen")
+            return
+        self._fallback.show(message)

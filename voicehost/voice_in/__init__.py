@@ -1,0 +1,1 @@
+"""Voice in: the stop-word rule (pure), the models, the Vosk and microphone adapters."""

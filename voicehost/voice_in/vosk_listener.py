@@ -1,0 +1,451 @@
+"""The stop-word Listener: Vosk in grammar mode hears «спасибо» / «пас» through the microphone.
+
+Audio comes from an :class:`~voicehost.voice_in.microphone.AudioSource` (live microphone, WAV
+file, ALSA file device) on the Listener's own thread. A Vosk ``KaldiRecognizer`` in grammar
+mode knows only the stop words, ``[unk]`` when the model has it, and filler words from the
+model's own vocabulary (so other speech has somewhere to go). The decision itself is
+:class:`voicehost.voice_in.rule.StopWordRule`; this module only wires Vosk and the audio to it.
+
+The Listener is deaf until ``listen(token)`` and feeds Vosk nothing while deaf, so nights and
+the free discussion cost no CPU.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from voicehost.errors import MissingDependency
+from voicehost.voice_in.models import ModelError, model_vocabulary
+from voicehost.voice_in.rule import (
+    Decision,
+    HeardWord,
+    Hypothesis,
+    SilenceMeter,
+    StopWordRule,
+    Verdict,
+    choose_fillers,
+)
+
+if TYPE_CHECKING:
+    from voicehost.config import ListenerSettings, Settings
+    from voicehost.ports import Clock, StopWordHeard
+    from voicehost.voice_in.microphone import AudioBlock, AudioSource
+
+log = logging.getLogger(__name__)
+
+UNKNOWN_WORD = "[unk]"
+"""Vosk's unknown-word entry; small models have it, some (the Korean one) do not."""
+
+
+class VocabularyError(ModelError):
+    """The model does not know some stop words: a wrong model or a wrong language."""
+
+    def __init__(self, model: Path, missing: Sequence[str]) -> None:
+        listed = ", ".join(f"«{word}»" for word in missing)
+        super().__init__(
+            f"the speech model {model.name} does not know the stop words {listed}: it is a "
+            "model of another language, or the wrong model. Install the model for the game's "
+            "language (`voicehost models fetch LANG` or `voicehost models install ZIP`) or set "
+            "listener.model in config.yaml"
+        )
+        self.model = model
+        self.missing = tuple(missing)
+
+
+def import_vosk() -> Any:
+    """The vosk module, quiet; a missing one raises MissingDependency with the install hint."""
+    try:
+        import vosk
+    except (ImportError, OSError) as exc:
+        raise MissingDependency(
+            f"hearing stop words needs the vosk package ({exc}): `.venv/bin/pip install vosk`"
+        ) from exc
+    vosk.SetLogLevel(-1)
+    return vosk
+
+
+class SpeechModel:
+    """A loaded Vosk model and the folder it came from. Loading takes seconds: share it."""
+
+    def __init__(self, folder: Path) -> None:
+        vosk = import_vosk()
+        if not (folder / "conf").is_dir() and not (folder / "am").is_dir():
+            raise ModelError(f"{folder} is not a Vosk model folder (no am/ or conf/)")
+        try:
+            self.model = vosk.Model(str(folder))
+        except Exception as exc:  # vosk raises a plain Exception for a broken model
+            raise ModelError(
+                f"the speech model in {folder} does not load ({exc}); install it again with "
+                "`voicehost models install ZIP` or `voicehost models fetch LANG`"
+            ) from exc
+        self.folder = folder
+        self._vocabulary: tuple[str, ...] | None = None
+
+    def knows(self, word: str) -> bool:
+        """Whether the model's vocabulary has ``word`` (what grammar mode would keep)."""
+        return int(self.model.vosk_model_find_word(word)) >= 0
+
+    def unknown(self, words: Sequence[str]) -> list[str]:
+        """The words the model does not know, in order."""
+        return [word for word in words if not self.knows(word)]
+
+    def vocabulary(self) -> tuple[str, ...]:
+        """Every word of the model (read once from its graph files)."""
+        if self._vocabulary is None:
+            self._vocabulary = tuple(model_vocabulary(self.folder))
+        return self._vocabulary
+
+
+def grammar_words(
+    model: SpeechModel, stop_words: Sequence[str], filler_count: int
+) -> tuple[str, ...]:
+    """The recogniser's grammar: stop words, ``[unk]`` if known, and ``filler_count`` fillers.
+
+    Raises VocabularyError naming the stop words the model does not know (Vosk itself would
+    only log a warning and then never hear them).
+    """
+    missing = model.unknown(stop_words)
+    if missing:
+        raise VocabularyError(model.folder, missing)
+    words = list(stop_words)
+    if model.knows(UNKNOWN_WORD):
+        words.append(UNKNOWN_WORD)
+    if filler_count > 0:
+        words.extend(choose_fillers(model.vocabulary(), stop_words, filler_count))
+    return tuple(words)
+
+
+class StopWordRecognizer:
+    """One Vosk recogniser over a grammar (or free mode when ``words`` is None).
+
+    Word times are seconds of audio since the last :meth:`reset` (Vosk's own keep counting
+    from the recogniser's creation).
+    """
+
+    def __init__(self, model: SpeechModel, words: Sequence[str] | None, sample_rate: int) -> None:
+        vosk = import_vosk()
+        if words is None:
+            self._recognizer = vosk.KaldiRecognizer(model.model, sample_rate)
+        else:
+            # Vosk drops every word of an ASCII-escaped grammar: keep the letters as they are.
+            grammar = json.dumps(list(words), ensure_ascii=False)
+            self._recognizer = vosk.KaldiRecognizer(model.model, sample_rate, grammar)
+        self._recognizer.SetWords(True)
+        self._recognizer.SetPartialWords(True)
+        self.words = None if words is None else tuple(words)
+        self.sample_rate = sample_rate
+        self._fed = 0
+        self._base = 0
+
+    @property
+    def seconds(self) -> float:
+        """Audio fed since the last reset (seconds)."""
+        return (self._fed - self._base) / self.sample_rate
+
+    def accept(self, samples: np.ndarray) -> Hypothesis:
+        """Feed int16 samples; Vosk's partial hypothesis, or its final one at an endpoint."""
+        self._fed += len(samples)
+        if self._recognizer.AcceptWaveform(samples.astype("<i2").tobytes()):
+            return self._hypothesis(self._recognizer.Result(), "result", final=True)
+        return self._hypothesis(self._recognizer.PartialResult(), "partial_result", final=False)
+
+    def finish(self) -> Hypothesis:
+        """Close the utterance now: decode every pending frame and return the final result."""
+        return self._hypothesis(self._recognizer.FinalResult(), "result", final=True)
+
+    def reset(self) -> None:
+        """Forget the utterance; times restart at zero."""
+        self._recognizer.Reset()
+        self._base = self._fed
+
+    def _hypothesis(self, text: str, key: str, final: bool) -> Hypothesis:
+        offset = self._base / self.sample_rate
+        words = tuple(
+            HeardWord(
+                word=str(item["word"]),
+                start=float(item["start"]) - offset,
+                end=float(item["end"]) - offset,
+                confidence=float(item.get("conf", 1.0)),
+            )
+            for item in json.loads(text).get(key, [])
+        )
+        return Hypothesis(words, final)
+
+
+#: After the audio fails, the Listener waits this long before opening it again (seconds).
+RESTART_DELAY_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class WordsHeard:
+    """Words of a closed utterance, times in clock seconds (for the listening tool)."""
+
+    words: tuple[HeardWord, ...]
+
+
+@dataclass(frozen=True)
+class AudioDropped:
+    """Audio thrown away by the echo guard, from ``start`` to ``end`` (clock seconds)."""
+
+    start: float
+    end: float
+
+
+ListenerEvent = WordsHeard | Decision | AudioDropped
+"""What a Listener reports to an observer: words, decisions (clock times), dropped audio."""
+
+
+@dataclass(frozen=True)
+class ListenerTuning:
+    """How the Listener decides; see ``listener`` in config.yaml."""
+
+    silence_seconds: float = 0.6
+    min_confidence: float = 0.0
+    echo_tail_seconds: float = 0.3
+
+
+class VoskListener:
+    """Implements ``ports.Listener``: reports ``on_stop_word(token)`` when a speech ends.
+
+    ``on_event`` (optional) sees every word, decision and dropped stretch of audio, for the
+    listening tool and the benchmarks; it is called on the Listener's thread.
+    """
+
+    def __init__(
+        self,
+        recognizer: StopWordRecognizer,
+        source: AudioSource,
+        clock: Clock,
+        stop_words: Sequence[str],
+        tuning: ListenerTuning | None = None,
+        on_event: Callable[[ListenerEvent], None] | None = None,
+    ) -> None:
+        self.tuning = tuning or ListenerTuning()
+        if source.sample_rate != recognizer.sample_rate:
+            raise ValueError("the audio source and the recogniser need the same sample rate")
+        self.recognizer = recognizer
+        self.source = source
+        self.clock = clock
+        self.rule = StopWordRule(
+            stop_words, self.tuning.silence_seconds, self.tuning.min_confidence
+        )
+        self.meter = SilenceMeter(source.sample_rate)
+        self.on_event = on_event
+        self.failure: BaseException | None = None
+        self._lock = threading.Lock()
+        self._token: int | None = None
+        self._since = float("-inf")
+        self._deaf_until = float("-inf")
+        self._generation = 0
+        self._fed_generation = -1
+        self._interrupted = False
+        self._origin = 0.0
+        self._reported_deafness = float("-inf")
+        self._on_stop_word: StopWordHeard | None = None
+        self._thread: threading.Thread | None = None
+        self._closing = threading.Event()
+        self.restarts = 0
+
+    # ports.Listener -------------------------------------------------------------------------
+
+    def start(self, on_stop_word: StopWordHeard, *, thread: bool = True) -> None:
+        """Open the audio and start the Listener's thread; deaf until :meth:`listen`.
+
+        ``thread=False``: no thread and no audio opened; the caller hands blocks to
+        :meth:`process` itself (tests and benchmarks, block by block).
+        """
+        self._on_stop_word = on_stop_word
+        if not thread:
+            return
+        opener = getattr(self.source, "open", None)
+        if callable(opener):
+            opener()
+        self._thread = threading.Thread(target=self._run, name="voicehost-listener", daemon=True)
+        self._thread.start()
+
+    def listen(self, token: int) -> None:
+        """Hear stop words from now on and report them with ``token``."""
+        with self._lock:
+            self._token = token
+            self._since = self.clock.now()
+            self._generation += 1
+
+    def stop_listening(self) -> None:
+        """Be deaf; Vosk gets no audio until the next :meth:`listen`."""
+        with self._lock:
+            self._token = None
+
+    def deafen_until(self, until: float) -> None:
+        """Drop audio captured before ``until`` (plus the room's echo tail), then start afresh."""
+        with self._lock:
+            self._deaf_until = max(self._deaf_until, until + self.tuning.echo_tail_seconds)
+
+    def close(self) -> None:
+        """Stop the audio and the thread."""
+        self._closing.set()
+        self.source.close()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=5)
+
+    # for recordings and tests -----------------------------------------------------------------
+
+    def listen_again(self, token: int) -> None:
+        """An ``on_stop_word`` for tools: after a speech ends, hear the next one (token + 1)."""
+        self.listen(token + 1)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait until a finite source (a recording) is used up; True when it is."""
+        thread = self._thread
+        if thread is None:
+            return True
+        thread.join(timeout)
+        return not thread.is_alive()
+
+    # the Listener's thread ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        """Feed the recogniser; when the audio fails (a microphone pulled out), log it, wait and
+        open the audio again, so voice comes back by itself. Keys end speeches meanwhile."""
+        while not self._closing.is_set():
+            try:
+                for block in self.source.blocks():
+                    self.process(block)
+                return  # a finite source (a recording) is used up
+            except Exception as exc:  # the game goes on; the log says why
+                self.failure = exc
+                if self._closing.is_set():
+                    return
+                log.exception(
+                    "the listener failed; trying again in %.0f s (speeches end from the "
+                    "keyboard or keypad meanwhile)",
+                    RESTART_DELAY_SECONDS,
+                )
+            if self._closing.wait(RESTART_DELAY_SECONDS):
+                return
+            self._reopen()
+
+    def _reopen(self) -> None:
+        self.restarts += 1
+        self._interrupted = True  # what follows is a new stream: reset the recogniser
+        try:
+            self.source.close()
+            opener = getattr(self.source, "open", None)
+            if callable(opener):
+                opener()
+        except Exception:  # noqa: BLE001 - the next round of _run tries again
+            log.exception("the microphone could not be opened again")
+
+    def process(self, block: AudioBlock) -> None:
+        """Handle one block of audio (called on the Listener's thread)."""
+        with self._lock:
+            token, generation = self._token, self._generation
+            deaf_until = self._deaf_until
+            cut = max(self._since, deaf_until)
+        if token is None:
+            self._fed_generation = -1
+            return
+        samples, start = self._after(block, cut, deaf_until)
+        if len(samples) < len(block.samples):
+            self._interrupted = True  # audio was dropped: what follows is a new stream
+        if samples.size == 0:
+            return
+        if generation != self._fed_generation or self._interrupted:
+            self._restart(start, generation)
+        self._hear(samples, token, generation)
+
+    def _after(self, block: AudioBlock, cut: float, deaf_until: float) -> tuple[np.ndarray, float]:
+        """The part of ``block`` captured at or after clock time ``cut``."""
+        if block.captured_at >= cut:
+            return block.samples, block.captured_at
+        if cut == deaf_until and cut != self._reported_deafness:
+            self._reported_deafness = cut
+            self._report(AudioDropped(block.captured_at, cut))
+        skip = int(np.ceil((cut - block.captured_at) * block.sample_rate))
+        return block.samples[skip:], block.captured_at + skip / block.sample_rate
+
+    def _restart(self, start: float, generation: int) -> None:
+        self.recognizer.reset()
+        self.rule.reset()
+        self.meter.reset()
+        self._origin = start
+        self._fed_generation = generation
+        self._interrupted = False
+
+    def _hear(self, samples: np.ndarray, token: int, generation: int) -> None:
+        silent_for = self.meter.feed(samples)
+        hypothesis = self.recognizer.accept(samples)
+        quiet = silent_for >= self.tuning.silence_seconds
+        if not hypothesis.final and self.meter.heard_speech and quiet:
+            hypothesis = self.recognizer.finish()
+        if hypothesis.final:
+            self.meter.mark_closed()
+            if hypothesis.words:
+                self._report(WordsHeard(tuple(self._on_clock(w) for w in hypothesis.words)))
+        for decision in self.rule.observe(hypothesis, self.recognizer.seconds, silent_for):
+            self._report(
+                replace(decision, word=self._on_clock(decision.word), at=self._origin + decision.at)
+            )
+            if decision.verdict is Verdict.SPEECH_ENDED:
+                self._speech_ended(token, generation)
+
+    def _speech_ended(self, token: int, generation: int) -> None:
+        with self._lock:
+            current = self._token == token and self._generation == generation
+        if current and self._on_stop_word is not None:
+            self._on_stop_word(token)
+
+    def _on_clock(self, word: HeardWord) -> HeardWord:
+        return replace(word, start=self._origin + word.start, end=self._origin + word.end)
+
+    def _report(self, event: ListenerEvent) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+
+def tuning_from(settings: ListenerSettings) -> ListenerTuning:
+    """The Listener's tuning from the ``listener`` section of config.yaml."""
+    return ListenerTuning(
+        silence_seconds=settings.silence_seconds,
+        min_confidence=settings.min_confidence,
+        echo_tail_seconds=settings.echo_tail_seconds,
+    )
+
+
+def build_listener(
+    settings: Settings,
+    clock: Clock,
+    folder: Path,
+    stop_words: Sequence[str],
+    source: AudioSource | None = None,
+    on_event: Callable[[ListenerEvent], None] | None = None,
+) -> VoskListener:
+    """A Listener on the model in ``folder``: the microphone of config.yaml unless ``source``.
+
+    Loads the model (seconds), checks that it knows every stop word (VocabularyError if not)
+    and opens nothing yet: the microphone opens in ``start``.
+    """
+    from voicehost.voice_in.microphone import MicrophoneSource
+
+    listening = settings.listener
+    model = SpeechModel(folder)
+    filler_count = listening.filler_count if listening.fillers else 0
+    words = grammar_words(model, stop_words, filler_count)
+    if source is None:
+        source = MicrophoneSource(
+            clock,
+            device=settings.audio.input_device,
+            sample_rate=listening.sample_rate,
+            block_seconds=listening.block_seconds,
+        )
+    recognizer = StopWordRecognizer(model, words, source.sample_rate)
+    log.info("listening for %s with %s (%d grammar words)", stop_words, folder.name, len(words))
+    return VoskListener(recognizer, source, clock, stop_words, tuning_from(listening), on_event)

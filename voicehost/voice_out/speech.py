@@ -1,0 +1,228 @@
+"""Announcements as audio: an ``Utterance`` becomes one clip, ready before the game needs it.
+
+Each piece comes from the voice pack when the pack has it, otherwise from the audio cache. The
+pieces are levelled one by one to ``audio.target_loudness_dbfs`` (so a recorded «пять» and a
+synthesised «Слово игроку номер» sound equally loud), then joined with the pauses the full
+text's punctuation asks for.
+
+``prepare()`` runs before the game: it fills the cache and loads every piece into memory, so
+saying a phrase in the game is a dictionary lookup and a concatenation, never synthesis. A
+piece nobody predicted is synthesised once, with a warning that names it and the fix.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from voicehost.clips import Clip, concatenate, normalise, resample, silence
+from voicehost.config import Settings
+from voicehost.errors import VoicehostError
+from voicehost.ports import Segment, Utterance
+from voicehost.voice_out.cache import AudioCache, BuildReport
+from voicehost.voice_out.tts import EspeakSynthesizer, engine_version, voice_choice
+from voicehost.voice_out.voicepack import VoicePack, phrase_of
+
+log = logging.getLogger(__name__)
+
+SENTENCE_PAUSE_SECONDS = 0.30
+"""Pause between pieces where the text ends a sentence (``.``, ``!``, ``?``)."""
+
+CLAUSE_PAUSE_SECONDS = 0.15
+"""Pause where the text has a comma, colon, semicolon or dash."""
+
+WORD_PAUSE_SECONDS = 0.04
+"""Pause between pieces of one clause («игроку номер» | «пять»)."""
+
+_SENTENCE_END = re.compile(r"[.!?…]")
+_CLAUSE_END = re.compile(r"[,:;—–-]")
+
+
+@dataclass(frozen=True)
+class PrepareReport:
+    """What preparing the voice did before the game."""
+
+    pieces: int
+    from_pack: int
+    build: BuildReport | None
+
+    def describe(self) -> str:
+        """One line for a person."""
+        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)"]
+        if self.build is not None:
+            parts.append(self.build.describe())
+        return " ".join(parts)
+
+
+def pauses_between(utterance: Utterance) -> list[float]:
+    """The pause after each segment but the last, read from the punctuation of the full text."""
+    text = utterance.text.casefold()
+    cursor = 0
+    spans: list[tuple[int, int] | None] = []
+    for segment in utterance.segments:
+        found = text.find(segment.text.casefold(), cursor)
+        if found < 0:
+            spans.append(None)
+            continue
+        spans.append((found, found + len(segment.text)))
+        cursor = found + len(segment.text)
+    pauses: list[float] = []
+    for index in range(len(utterance.segments) - 1):
+        here, after = spans[index], spans[index + 1]
+        if here is None or after is None:
+            pauses.append(WORD_PAUSE_SECONDS)
+            continue
+        boundary = utterance.text[here[1] - 1 : after[0]]
+        pauses.append(_pause_for(boundary))
+    return pauses
+
+
+def _pause_for(boundary: str) -> float:
+    if _SENTENCE_END.search(boundary):
+        return SENTENCE_PAUSE_SECONDS
+    if _CLAUSE_END.search(boundary):
+        return CLAUSE_PAUSE_SECONDS
+    return WORD_PAUSE_SECONDS
+
+
+class SpeechLibrary:
+    """Pieces of speech in memory, levelled, at the output's rate."""
+
+    def __init__(
+        self,
+        *,
+        rate: int,
+        target_dbfs: float,
+        cache: AudioCache | None,
+        pack: VoicePack | None = None,
+    ) -> None:
+        self.rate = rate
+        self.target_dbfs = target_dbfs
+        self.cache = cache
+        self.pack = pack
+        self._by_text: dict[str, Clip] = {}
+        self._pack_clips: dict[str, Clip] = {}
+        self._pack_key_for_text: dict[str, str] = {}
+        self.live_syntheses: list[str] = []
+
+    # --- before the game ---
+
+    def prepare(self, segments: Iterable[Segment]) -> PrepareReport:
+        """Fill the cache for every piece the pack lacks, and load every piece into memory."""
+        pieces = list(segments)
+        self._index_pack(pieces)
+        to_synthesise = [p.text for p in pieces if self._pack_key(p) is None]
+        build = self.cache.fill(to_synthesise) if self.cache is not None else None
+        for text in dict.fromkeys(to_synthesise):
+            self._by_text[text] = self._synthesised(text)
+        from_pack = len(pieces) - len(to_synthesise)
+        return PrepareReport(len(pieces), from_pack, build)
+
+    def _index_pack(self, pieces: list[Segment]) -> None:
+        if self.pack is None:
+            return
+        for piece in pieces:
+            if self.pack.has(piece.key):
+                self._pack_key_for_text.setdefault(piece.text, piece.key)
+
+    # --- in the game ---
+
+    def utterance_clip(self, utterance: Utterance) -> Clip:
+        """The whole announcement as one clip (never raises: a failed piece is silence)."""
+        whole = self._whole_phrase(utterance)
+        if whole is not None:
+            return whole
+        clips = [self.segment_clip(segment) for segment in utterance.segments]
+        return concatenate(clips, pauses_between(utterance), self.rate)
+
+    def segment_clip(self, segment: Segment) -> Clip:
+        """One piece: from the pack, from memory, or (with a warning) synthesised now."""
+        key = self._pack_key(segment)
+        if key is not None:
+            return self._from_pack(key)
+        clip = self._by_text.get(segment.text)
+        if clip is None:
+            clip = self._late(segment)
+            self._by_text[segment.text] = clip
+        return clip
+
+    def _whole_phrase(self, utterance: Utterance) -> Clip | None:
+        """A pack recording of the whole phrase, when the phrase is made of its own text only."""
+        if self.pack is None or not self.pack.has(utterance.key):
+            return None
+        if any(phrase_of(segment.key) != utterance.key for segment in utterance.segments):
+            return None  # placeholders: a whole-phrase file cannot say the numbers
+        return self._from_pack(utterance.key)
+
+    def _pack_key(self, segment: Segment) -> str | None:
+        if self.pack is None:
+            return None
+        if self.pack.has(segment.key):
+            return segment.key
+        return self._pack_key_for_text.get(segment.text)
+
+    def _from_pack(self, key: str) -> Clip:
+        clip = self._pack_clips.get(key)
+        if clip is None:
+            assert self.pack is not None
+            try:
+                clip = self._level(self.pack.clip(key, self.rate))
+            except VoicehostError as exc:
+                log.error("voice pack: %s; this piece stays silent", exc)
+                clip = silence(0, self.rate)
+            self._pack_clips[key] = clip
+        return clip
+
+    def _synthesised(self, text: str) -> Clip:
+        assert self.cache is not None
+        clip = self.cache.load(text)
+        if clip is None:
+            clip = self.cache.render(text)
+        return self._level(clip)
+
+    def _late(self, segment: Segment) -> Clip:
+        """A piece nobody prepared: synthesise it once now, and say so."""
+        if self.cache is None:
+            log.error("no voice for «%s» (%s): nothing synthesises it", segment.text, segment.key)
+            return silence(0, self.rate)
+        try:
+            clip, fresh = self.cache.get(segment.text)
+        except VoicehostError as exc:
+            log.error("cannot synthesise «%s» (%s): %s", segment.text, segment.key, exc)
+            return silence(0, self.rate)
+        if fresh:
+            self.live_syntheses.append(segment.key)
+            log.warning(
+                "«%s» (%s) was not in the audio cache and was synthesised during the game; "
+                "run `voicehost phrases build` before the next one",
+                segment.text,
+                segment.key,
+            )
+        return self._level(clip)
+
+    def _level(self, clip: Clip) -> Clip:
+        return normalise(resample(clip, self.rate), self.target_dbfs)
+
+
+def speech_library(settings: Settings) -> SpeechLibrary:
+    """The library the settings describe: espeak-ng voice, cache folder, voice pack, loudness.
+
+    Nothing is synthesised or decoded yet; ``prepare()`` does that before the game.
+    """
+    choice = voice_choice(settings)
+    cache = AudioCache(
+        settings.path(settings.voice.cache_dir),
+        choice,
+        engine_version(),
+        lambda: EspeakSynthesizer(choice),
+        espeak_workers=4,
+    )
+    pack = VoicePack.load(settings.path(settings.voice.pack)) if settings.voice.pack else None
+    return SpeechLibrary(
+        rate=settings.audio.sample_rate,
+        target_dbfs=settings.audio.target_loudness_dbfs,
+        cache=cache,
+        pack=pack,
+    )
