@@ -17,77 +17,36 @@ from typing import Any
 import yaml
 
 from voicehost.errors import ConfigError
+from voicehost.game.rules import (
+    GameRules,
+    NightWindows,
+    RulesSettings,
+    TimerSettings,
+    bounded,
+    choices,
+)
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
 
 
-def _choices(*values: str, default: str) -> Any:
-    return field(default=default, metadata={"choices": values})
-
-
-def _range(low: float, high: float, default: float) -> Any:
-    return field(default=default, metadata={"range": (low, high)})
-
-
-DEFAULT_MAFIA_COUNT = {8: 2, 9: 3, 10: 3, 11: 3, 12: 4, 13: 4}
-
-
 @dataclass(frozen=True)
-class RulesSettings:
-    """The club's rules; every decision of RULES.md is one of these, with RULES.md's default."""
+class NightSettings(NightWindows):
+    """The night's windows (rules) and the sound under the night (not rules)."""
 
-    mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
-    commissar: bool = True
-    doctor: bool = True
-    rotate_first_speaker: bool = False
-    fouls_to_disqualify: int = _range(1, 10, 3)
-    night_foul_disqualifies: bool = True
-    third_vote_tie: str = _choices("all_stay", "all_leave", default="all_stay")
-    doctor_self_heal: bool = True
-    doctor_same_patient_twice: bool = False
-    commissar_may_check_self: bool = False
-    last_words_after_vote: bool = True
-    last_words_after_kill: bool = True
-    killed_commissar_last_words: bool = False
-    disqualified_last_words: bool = False
-    four_players_skip_third_vote: bool = True
-
-
-@dataclass(frozen=True)
-class TimerSettings:
-    """Speech timers (seconds)."""
-
-    discussion_seconds: float = _range(10, 3600, 180)
-    nomination_speech_seconds: float = _range(3, 600, 15)
-    defence_speech_seconds: float = _range(3, 600, 30)
-    last_words_seconds: float = _range(3, 600, 15)
-    warning_seconds: float = _range(0, 60, 5)
-    vote_result_seconds: float = _range(0, 30, 5)
-
-
-@dataclass(frozen=True)
-class NightSettings:
-    """Night steps last a fixed window (seconds), however quickly the role acts."""
-
-    registration_window_seconds: float = _range(3, 300, 15)
-    mafia_window_seconds: float = _range(3, 300, 20)
-    no_agreed_shot_after_seconds: float = _range(1, 300, 12)
-    commissar_window_seconds: float = _range(3, 300, 15)
-    doctor_window_seconds: float = _range(3, 300, 15)
-    masking: str = _choices("off", "noise", "music", default="off")
-    masking_noise: str = _choices("pink", "brown", default="pink")
+    masking: str = choices("off", "noise", "music", default="off")
+    masking_noise: str = choices("pink", "brown", default="pink")
     masking_file: str = ""
-    masking_volume: float = _range(0, 1, 0.15)
+    masking_volume: float = bounded(0, 1, 0.15)
 
 
 @dataclass(frozen=True)
 class VoiceSettings:
     """Speech synthesis and voice packs."""
 
-    engine: str = _choices("espeak", "text", default="espeak")
+    engine: str = choices("espeak", "text", default="espeak")
     voice: str = "auto"
-    rate: int = _range(60, 400, 150)
-    volume: float = _range(0, 1, 1.0)
+    rate: int = bounded(60, 400, 150)
+    volume: float = bounded(0, 1, 1.0)
     pack: str = ""
     cache_dir: str = "cache"
 
@@ -98,10 +57,10 @@ class AudioSettings:
 
     output_device: str = ""
     input_device: str = ""
-    sample_rate: int = _range(8000, 48000, 22050)
-    cue_volume: float = _range(0, 1, 0.5)
-    target_loudness_dbfs: float = _range(-40, 0, -18)
-    block_frames: int = _range(32, 4096, 256)
+    sample_rate: int = bounded(8000, 48000, 22050)
+    cue_volume: float = bounded(0, 1, 0.5)
+    target_loudness_dbfs: float = bounded(-40, 0, -18)
+    block_frames: int = bounded(32, 4096, 256)
     """Frames per sound-card callback: how soon a sound can start (256 = 11.6 ms at 22050 Hz)."""
 
 
@@ -112,16 +71,16 @@ class ListenerSettings:
     enabled: bool = True
     model: str = "auto"
     models_dir: str = "models"
-    silence_seconds: float = _range(0.1, 3, 0.6)
+    silence_seconds: float = bounded(0.1, 3, 0.6)
     fillers: bool = True
-    sample_rate: int = _range(8000, 48000, 16000)
-    filler_count: int = _range(1, 5000, 50)
+    sample_rate: int = bounded(8000, 48000, 16000)
+    filler_count: int = bounded(1, 5000, 50)
     """How many words of the model's vocabulary stand in for other speech (with ``fillers``)."""
-    min_confidence: float = _range(0, 1, 0.0)
+    min_confidence: float = bounded(0, 1, 0.0)
     """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
-    echo_tail_seconds: float = _range(0, 3, 0.3)
+    echo_tail_seconds: float = bounded(0, 3, 0.3)
     """After the host stops speaking, the microphone stays ignored this long (room echo)."""
-    block_seconds: float = _range(0.01, 0.5, 0.05)
+    block_seconds: float = bounded(0.01, 0.5, 0.05)
     """Microphone audio is handed to Vosk in blocks this long (seconds)."""
 
 
@@ -129,7 +88,7 @@ class ListenerSettings:
 class KeypadSettings:
     """The USB numeric keypad (evdev)."""
 
-    enabled: str = _choices("auto", "on", "off", default="auto")
+    enabled: str = choices("auto", "on", "off", default="auto")
     device: str = ""
     keymap: dict[str, str] = field(
         default_factory=lambda: {
@@ -152,18 +111,18 @@ class KeypadSettings:
             "KEY_KPSLASH": "undo",
         }
     )
-    entry_timeout_seconds: float = _range(1, 60, 8)
+    entry_timeout_seconds: float = bounded(1, 60, 8)
 
 
 @dataclass(frozen=True)
 class PrivateSettings:
     """How the Commissar gets the answer privately."""
 
-    channel: str = _choices("led", "screen", default="led")
-    led: str = _choices("numlock", "capslock", "scrolllock", default="numlock")
-    led_seconds: float = _range(0.5, 30, 3)
+    channel: str = choices("led", "screen", default="led")
+    led: str = choices("numlock", "capslock", "scrolllock", default="numlock")
+    led_seconds: float = bounded(0.5, 30, 3)
     led_on_means_mafia: bool = True
-    screen_seconds: float = _range(0.5, 30, 3)
+    screen_seconds: float = bounded(0.5, 30, 3)
 
 
 @dataclass(frozen=True)
@@ -178,8 +137,8 @@ class StorageSettings:
 class Settings:
     """Everything config.yaml holds."""
 
-    language: str = _choices("ru", "en", default="ru")
-    players: int = _range(8, 13, 10)
+    language: str = choices("ru", "en", default="ru")
+    players: int = bounded(8, 13, 10)
     rules: RulesSettings = field(default_factory=RulesSettings)
     timers: TimerSettings = field(default_factory=TimerSettings)
     night: NightSettings = field(default_factory=NightSettings)
@@ -199,6 +158,19 @@ class Settings:
     @property
     def mafia_count(self) -> int:
         return self.rules.mafia_count[self.players]
+
+    @property
+    def game(self) -> GameRules:
+        """The settings that decide the game, as the rules take them."""
+        windows = {f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)}
+        return GameRules(self.players, self.rules, self.timers, NightWindows(**windows))
+
+    def with_game(self, game: GameRules) -> Settings:
+        """These settings with the game-deciding parts replaced (a journal's recorded rules)."""
+        night = dataclasses.replace(self.night, **dataclasses.asdict(game.night))
+        return dataclasses.replace(
+            self, players=game.players, rules=game.rules, timers=game.timers, night=night
+        )
 
 
 def load(path: str | Path | None = None) -> Settings:

@@ -106,7 +106,7 @@ class Table:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or make_settings()
-        self.engine = Engine(self.settings)
+        self.engine = Engine(self.settings.game)
         self.state, self.effects = self.engine.new_game()
         self.log: list[Effect] = list(self.effects)
 

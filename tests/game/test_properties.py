@@ -265,7 +265,7 @@ class Game:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.integers(8, 13), rotate=st.booleans())
 def test_random_valid_games_end_in_a_win(data: st.DataObject, players: int, rotate: bool) -> None:
-    engine = Engine(make_settings(players, rules={"rotate_first_speaker": rotate}))
+    engine = Engine(make_settings(players, rules={"rotate_first_speaker": rotate}).game)
     roles = data.draw(st.permutations(range(1, players + 1)))
     game = Game(engine, data)
     game.play(list(roles))

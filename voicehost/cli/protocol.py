@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         raise VoicehostError("no journal given and no unfinished game found")
     header, entries = read(path)
-    engine = Engine(settings_from_record(settings, header["game"]))
+    engine = Engine(settings_from_record(settings, header["game"], path).game)
     state, _ = engine.new_game()
     for entry in effective_entries(entries):
         assert entry.event is not None  # undo entries are gone

@@ -11,7 +11,6 @@ import copy
 from collections import Counter
 from typing import Any
 
-from voicehost.config import Settings
 from voicehost.game.effects import (
     CancelTimer,
     Effect,
@@ -36,6 +35,7 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Role, Seat, Team, TimerKind
+from voicehost.game.rules import GameRules
 from voicehost.game.state import GameState, NightActions, Player, Timer
 
 NIGHT_STEPS = (Phase.NIGHT_MAFIA, Phase.NIGHT_COMMISSAR, Phase.NIGHT_DOCTOR)
@@ -44,9 +44,9 @@ SPEECH_PHASES = (Phase.DISCUSSION, Phase.NOMINATION, Phase.DEFENCE, Phase.LAST_W
 
 
 class Engine:
-    """The rules for one table, configured by ``Settings``; stateless between calls."""
+    """The rules for one table, configured by ``GameRules``; stateless between calls."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: GameRules) -> None:
         self.settings = settings
         self.rules = settings.rules
         self.timers = settings.timers

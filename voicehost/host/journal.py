@@ -16,9 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voicehost.config import NightSettings, RulesSettings, Settings, TimerSettings
+from voicehost.config import Settings
 from voicehost.errors import VoicehostError
+from voicehost.game.errors import BadRecord
 from voicehost.game.inputs import Input, drop_last_undoable, from_json, to_json
+from voicehost.game.rules import GameRules
 
 FORMAT = "voicehost-journal/1"
 
@@ -36,31 +38,16 @@ class JournalEntry:
     undo: bool = False
 
 
-def game_settings_record(settings: Settings) -> dict[str, Any]:
-    """The parts of the settings that decide the game, for the journal's header."""
-    rules = dataclasses.asdict(settings.rules)
-    rules["mafia_count"] = {str(k): v for k, v in settings.rules.mafia_count.items()}
-    return {
-        "players": settings.players,
-        "language": settings.language,
-        "rules": rules,
-        "timers": dataclasses.asdict(settings.timers),
-        "night": dataclasses.asdict(settings.night),
-    }
-
-
-def settings_from_record(base: Settings, record: dict[str, Any]) -> Settings:
+def settings_from_record(base: Settings, record: Any, path: Path | None = None) -> Settings:
     """``base`` with the game-deciding parts replaced by those recorded in a journal header."""
-    rules = dict(record["rules"])
-    rules["mafia_count"] = {int(k): int(v) for k, v in rules["mafia_count"].items()}
-    return dataclasses.replace(
-        base,
-        players=int(record["players"]),
-        language=str(record.get("language", base.language)),
-        rules=RulesSettings(**rules),
-        timers=TimerSettings(**record["timers"]),
-        night=NightSettings(**record["night"]),
-    )
+    try:
+        game = GameRules.from_record(record)
+    except BadRecord as exc:
+        raise JournalError(f"{path or 'the journal'}, line 1 (the header): {exc}") from exc
+    language = record.get("language", base.language)
+    if language not in ("ru", "en"):
+        raise JournalError(f"{path or 'the journal'}, line 1 (the header): language {language!r}")
+    return dataclasses.replace(base.with_game(game), language=language)
 
 
 class Journal:
@@ -84,7 +71,7 @@ class Journal:
         header = {
             "format": FORMAT,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "game": game_settings_record(settings),
+            "game": {**settings.game.to_record(), "language": settings.language},
         }
         journal._write(header)
         return journal

@@ -161,7 +161,7 @@ class Host:
         self.screen = screen or Screen()
         self.background = background
         self.masking = masking
-        self.engine = Engine(settings)
+        self.engine = Engine(settings.game)
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[_Accepted] = []
@@ -195,8 +195,8 @@ class Host:
         if self.journal_path is None:
             raise VoicehostError("resume needs a journal")
         header, entries = read(self.journal_path)
-        self.settings = settings_from_record(self.settings, header["game"])
-        self.engine = Engine(self.settings)
+        self.settings = settings_from_record(self.settings, header["game"], self.journal_path)
+        self.engine = Engine(self.settings.game)
         self.state = self._replay(entries)
         self._journal = Journal.reopen(self.journal_path)
         self._journal.append_note({"resumed": True})

@@ -1,0 +1,186 @@
+"""The settings that decide a game: the club's rules, the speech timers and the night windows.
+
+They are the game's own type (``GameRules``), so the rules never read the YAML loader;
+``voicehost.config`` builds them from config.yaml, and the journal's header records them, so a
+resumed game keeps the rules it started with whatever config.yaml says now. A field's metadata
+may hold ``choices`` (allowed strings) or ``range`` (inclusive numeric bounds); config.yaml's
+loader checks them and names the key and the line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from dataclasses import dataclass, field
+from typing import Any
+
+from voicehost.game.errors import BadRecord
+
+
+def choices(*values: str, default: str) -> Any:
+    """A text setting that takes one of ``values``."""
+    return field(default=default, metadata={"choices": values})
+
+
+def bounded(low: float, high: float, default: float) -> Any:
+    """A number setting from ``low`` to ``high``, both included."""
+    return field(default=default, metadata={"range": (low, high)})
+
+
+DEFAULT_MAFIA_COUNT = {8: 2, 9: 3, 10: 3, 11: 3, 12: 4, 13: 4}
+
+
+@dataclass(frozen=True)
+class RulesSettings:
+    """The club's rules; every decision of docs/RULES.md is one of these, with its default."""
+
+    mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
+    commissar: bool = True
+    doctor: bool = True
+    rotate_first_speaker: bool = False
+    fouls_to_disqualify: int = bounded(1, 10, 3)
+    night_foul_disqualifies: bool = True
+    third_vote_tie: str = choices("all_stay", "all_leave", default="all_stay")
+    doctor_self_heal: bool = True
+    doctor_same_patient_twice: bool = False
+    commissar_may_check_self: bool = False
+    last_words_after_vote: bool = True
+    last_words_after_kill: bool = True
+    killed_commissar_last_words: bool = False
+    disqualified_last_words: bool = False
+    four_players_skip_third_vote: bool = True
+
+
+@dataclass(frozen=True)
+class TimerSettings:
+    """Speech timers (seconds)."""
+
+    discussion_seconds: float = bounded(10, 3600, 180)
+    nomination_speech_seconds: float = bounded(3, 600, 15)
+    defence_speech_seconds: float = bounded(3, 600, 30)
+    last_words_seconds: float = bounded(3, 600, 15)
+    warning_seconds: float = bounded(0, 60, 5)
+    vote_result_seconds: float = bounded(0, 30, 5)
+
+
+@dataclass(frozen=True)
+class NightWindows:
+    """Night steps last a fixed window (seconds), however quickly the role acts."""
+
+    registration_window_seconds: float = bounded(3, 300, 15)
+    mafia_window_seconds: float = bounded(3, 300, 20)
+    no_agreed_shot_after_seconds: float = bounded(1, 300, 12)
+    commissar_window_seconds: float = bounded(3, 300, 15)
+    doctor_window_seconds: float = bounded(3, 300, 15)
+
+
+#: Keys an earlier voicehost wrote into a journal's night record that do not decide the game.
+_NOT_RULES = {"masking", "masking_noise", "masking_file", "masking_volume"}
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """Everything that decides one game: the table size and the three rule sections."""
+
+    players: int = 10
+    rules: RulesSettings = field(default_factory=RulesSettings)
+    timers: TimerSettings = field(default_factory=TimerSettings)
+    night: NightWindows = field(default_factory=NightWindows)
+
+    @property
+    def mafia_count(self) -> int:
+        """How many mafia sit at this table."""
+        return self.rules.mafia_count[self.players]
+
+    def to_record(self) -> dict[str, Any]:
+        """The rules as plain JSON data, for the journal's header."""
+        rules = dataclasses.asdict(self.rules)
+        rules["mafia_count"] = {str(k): v for k, v in self.rules.mafia_count.items()}
+        return {
+            "players": self.players,
+            "rules": rules,
+            "timers": dataclasses.asdict(self.timers),
+            "night": {
+                f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)
+            },
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> GameRules:
+        """Read the rules back from a journal header; raises BadRecord saying what is wrong."""
+        if not isinstance(record, dict):
+            raise BadRecord("the header's game record is not a mapping")
+        players = record.get("players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 8 <= players <= 13:
+            raise BadRecord(f"players is {players!r}; a table has 8 to 13 players")
+        rules = _section(RulesSettings, record.get("rules"), "rules", set())
+        counts = rules.get("mafia_count")
+        if counts is not None:
+            rules["mafia_count"] = _mafia_count(counts)
+        game = cls(
+            players=players,
+            rules=RulesSettings(**rules),
+            timers=TimerSettings(**_section(TimerSettings, record.get("timers"), "timers", set())),
+            night=NightWindows(**_section(NightWindows, record.get("night"), "night", _NOT_RULES)),
+        )
+        if players not in game.rules.mafia_count:
+            raise BadRecord(f"rules.mafia_count has no entry for {players} players")
+        return game
+
+
+def _section(cls: type[Any], data: Any, name: str, ignored: set[str]) -> dict[str, Any]:
+    """The fields of one section, each checked against its type; a missing one takes its
+    default, an unknown one means a newer voicehost wrote the journal."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise BadRecord(f"{name} is not a mapping")
+    known = {f.name: f for f in dataclasses.fields(cls)}
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ignored:
+            continue
+        spec = known.get(key)
+        if spec is None:
+            raise BadRecord(
+                f"{name}.{key} is a rule this voicehost does not know; the journal was written "
+                "by a newer version: update voicehost to resume it"
+            )
+        values[key] = _checked(spec, hints[key], value, f"{name}.{key}")
+    return values
+
+
+def _checked(spec: dataclasses.Field[Any], kind: Any, value: Any, key: str) -> Any:
+    if typing.get_origin(kind) is dict:
+        return value  # mafia_count, checked by its own reader
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise BadRecord(f"{key} is {value!r}; it must be true or false")
+        return value
+    if kind is int or kind is float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise BadRecord(f"{key} is {value!r}; it must be a number")
+        bounds = spec.metadata.get("range")
+        if bounds and not bounds[0] <= value <= bounds[1]:
+            raise BadRecord(f"{key} is {value}; allowed: {bounds[0]} to {bounds[1]}")
+        return int(value) if kind is int else float(value)
+    allowed = spec.metadata.get("choices")
+    if not isinstance(value, str) or (allowed and value not in allowed):
+        raise BadRecord(f"{key} is {value!r}; allowed: {', '.join(allowed or ())}")
+    return value
+
+
+def _mafia_count(data: Any) -> dict[int, int]:
+    if not isinstance(data, dict):
+        raise BadRecord("rules.mafia_count is not a mapping")
+    counts: dict[int, int] = {}
+    for key, value in data.items():
+        try:
+            players, mafia = int(key), int(value)
+        except (TypeError, ValueError):
+            raise BadRecord(f"rules.mafia_count.{key} is {value!r}; it must be a number") from None
+        if not 8 <= players <= 13 or mafia < 1 or 2 * mafia >= players:
+            raise BadRecord(f"rules.mafia_count.{key} is {value!r}; that is not a game")
+        counts[players] = mafia
+    return counts
