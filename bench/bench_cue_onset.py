@@ -42,7 +42,8 @@ from voicehost.console.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.game.effects import PromptKind  # noqa: E402
 from voicehost.game.inputs import EnterSeats  # noqa: E402
 from voicehost.game.model import Cue  # noqa: E402
-from voicehost.host.loop import Host, Quit, Submit  # noqa: E402
+from voicehost.host.commands import Quit, Submit  # noqa: E402
+from voicehost.host.loop import Host  # noqa: E402
 from voicehost.phrases import PhraseBook  # noqa: E402
 from voicehost.voice_out.cues import cue_clips  # noqa: E402
 from voicehost.voice_out.mixer import Lane  # noqa: E402

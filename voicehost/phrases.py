@@ -44,7 +44,7 @@ DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
 LIST_CONJUNCTION = "and"
 """The ``words`` entry that joins the last two items of a list."""
 
-SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases")
+SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases", "screen")
 """The top-level keys of a phrase book, all required."""
 
 SPOKEN_NUMBERS = range(100)
@@ -378,6 +378,7 @@ class PhraseBook:
         words: Mapping[str, str],
         errors: Mapping[str, Template],
         phases: Mapping[str, str],
+        screen: Mapping[str, Template] | None = None,
     ) -> None:
         self.language = language
         self.stop_words = stop_words
@@ -386,6 +387,7 @@ class PhraseBook:
         self._words = dict(words)
         self._errors = dict(errors)
         self._phases = dict(phases)
+        self._screen = dict(screen or {})
 
     @classmethod
     def load(cls, language: str, phrases_dir: Path | None = None) -> PhraseBook:
@@ -420,7 +422,9 @@ class PhraseBook:
             key: item.text for key, item in _texts(path, "phases", sections["phases"]).items()
         }
         stop_words = _stop_words(path, sections["stop_words"])
-        return cls(language, stop_words, phrases, words, errors, phases)
+        screen_texts = _texts(path, "screen", sections["screen"])
+        screen = _parse_section(path, "screen", screen_texts, grammar)
+        return cls(language, stop_words, phrases, words, errors, phases, screen)
 
     # --- lookups ---
 
@@ -486,7 +490,18 @@ class PhraseBook:
 
     def error(self, code: str, params: Mapping[str, Any] | None = None) -> str:
         """The screen text of error ``code`` (numbers in digits, nouns agreeing)."""
-        template = self._template("errors", code)
+        return self._written("errors", code, params)
+
+    def screen(self, key: str, params: Mapping[str, Any] | None = None) -> str:
+        """A text of the host's screen (labels, prompts, help), in the game's language."""
+        return self._written("screen", key, params)
+
+    def screen_keys(self) -> list[str]:
+        """The keys of the ``screen`` section, in the book's order."""
+        return list(self._screen)
+
+    def _written(self, section: str, code: str, params: Mapping[str, Any] | None) -> str:
+        template = self._template(section, code)
         values = params or {}
         texts: list[str] = []
         for index, piece in enumerate(template.pieces):
@@ -524,9 +539,11 @@ class PhraseBook:
     # --- helpers ---
 
     def _template(self, section: str, key: str) -> Template:
-        table = {"phrases": self._phrases, "errors": self._errors}.get(section)
+        table = {"phrases": self._phrases, "errors": self._errors, "screen": self._screen}.get(
+            section
+        )
         if table is None:
-            raise PhraseBookError(f"no section {section!r}; use 'phrases' or 'errors'")
+            raise PhraseBookError(f"no section {section!r}; use 'phrases', 'errors' or 'screen'")
         try:
             return table[key]
         except KeyError:

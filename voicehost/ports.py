@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from voicehost.game.effects import Private
 from voicehost.game.model import Cue
@@ -63,7 +63,20 @@ class CuePlayer(Protocol):
         """Play ``cue`` starting at clock time ``at`` (now when None, or when ``at`` is past)."""
         ...
 
+    def lead_seconds(self) -> float:
+        """How long before a cue's deadline it must be asked for, to start on it (a sound card
+        holds some audio already); 0 for a player that plays at once."""
+        ...
+
     def close(self) -> None: ...
+
+
+class Background(Protocol):
+    """A sound that runs under the night (masking noise or music)."""
+
+    def start(self, samples: Any, rate: int) -> None: ...
+
+    def stop(self) -> None: ...
 
 
 StopWordHeard = Callable[[int], None]
@@ -150,3 +163,7 @@ class Screen:
 
     def refresh(self) -> None:
         """Redraw the status (phase, speaker, timer, table, fouls)."""
+
+    def follow(self, night: bool) -> None:
+        """The game is at night (True) or by day: a screen facing the table forgets, at
+        daybreak, what the night put on it."""

@@ -132,3 +132,41 @@ def test_a_foul_on_a_seat_that_does_not_exist_is_refused() -> None:
     table = at_day_one()
     assert table.reject(Foul(11)).code == "no_such_seat"
     assert table.reject(EnterSeats((3,))).code == "not_now"
+
+
+@pytest.mark.parametrize("speaks", [False, True])
+def test_a_player_disqualified_by_day_speaks_before_the_night_only_when_the_club_says(
+    speaks: bool,
+) -> None:
+    table = at_day_one(make_settings(rules={"disqualified_last_words": speaks}))
+    for _ in range(3):
+        table.foul(6)  # the third foul: 6 leaves during the discussion
+    assert 6 not in table.living()
+    assert table.phase is Phase.DISCUSSION  # the discussion is not interrupted
+    table.day(lambda s: (3,) if s != 3 else (8,), 8)
+    table.last_words()  # 3's last words after the vote
+    last_words = [p["seat"] for p in params_of(table.log, "day.last_words")]
+    if speaks:
+        assert last_words == [3, 6]  # 6 speaks when the day's business is done
+    else:
+        assert last_words == [3]
+    assert table.phase is Phase.NIGHT_MAFIA
+
+
+@pytest.mark.parametrize("speaks", [False, True])
+def test_a_player_disqualified_at_night_speaks_in_the_morning_only_when_the_club_says(
+    speaks: bool,
+) -> None:
+    table = at_day_one(make_settings(rules={"disqualified_last_words": speaks}))
+    table.day(lambda s: (3,) if s != 3 else (8,), 9)
+    table.last_words()
+    assert table.phase is Phase.NIGHT_MAFIA
+    table.foul(6)
+    table.enter(1)
+    table.time_up()
+    table.time_up()
+    table.time_up()  # morning: 1 was shot, 6 was disqualified
+    table.last_words()  # 1's last words, and 6's when the club gives them
+    morning = [p["seat"] for p in params_of(table.log, "day.last_words")][-2:]
+    assert morning == ([1, 6] if speaks else [3, 1])
+    assert table.phase is Phase.DISCUSSION

@@ -45,6 +45,9 @@ class Tape:
     def play(self, cue: Cue, at: float | None = None) -> None:
         self.lines.append(f"♪ {cue.value}")
 
+    def lead_seconds(self) -> float:
+        return 0.0
+
     def show(self, message: Private) -> None:
         self.lines.append(f"🔒 {describe_private(message).strip()}")
 

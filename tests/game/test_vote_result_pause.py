@@ -335,7 +335,10 @@ def test_end_speech_outside_the_pause_and_a_speech_is_still_refused() -> None:
 
 def test_the_screen_says_how_to_confirm_or_correct_during_the_pause() -> None:
     host = play([*TO_THE_VOTE, "6"]).host
-    assert status_lines(host)[-1] == "→ votes counted: `.` goes on now, `u` corrects the last count"
+    # A Russian game's screen speaks Russian: what `.` and `u` do, and the seconds left.
+    assert status_lines(host)[-1] == (
+        "→ голоса подсчитаны: «.» — дальше сразу, «u» — исправить; осталось 5 с"
+    )
     assert "⏱ 0:05" in status_lines(host)[0]
     then(host, ".")
-    assert status_lines(host)[-1] == "→ `.` ends the speech"  # 5's last words
+    assert status_lines(host)[-1] == "→ «.» — закончить речь"  # 5's last words

@@ -14,55 +14,12 @@ from voicehost.clock import FakeClock
 from voicehost.console.text import ScreenPrivateChannel, SilentCues
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, VoteCount
 from voicehost.game.model import Cue, Phase, Role, TimerKind
-from voicehost.host.loop import Host, Submit, TogglePause, Undo, VoiceStop
+from voicehost.host.commands import Submit, TogglePause, Undo, VoiceStop
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Utterance
+from voicehost.testing.fakes import RecordingListener, TimedSpeaker
 
 BOOK = PhraseBook.load("ru")
-
-
-class TimedSpeaker:
-    """Each announcement takes ``seconds`` of playback, one after another."""
-
-    def __init__(self, clock: FakeClock, seconds: float = 2.0) -> None:
-        self.clock = clock
-        self.seconds = seconds
-        self.until = 0.0
-        self.spoken: list[tuple[float, str]] = []
-        self.on_say = None
-
-    def say(self, utterance: Utterance) -> None:
-        start = max(self.clock.now(), self.until)
-        self.until = start + self.seconds
-        self.spoken.append((start, utterance.text))
-        if self.on_say is not None:
-            self.on_say(utterance)
-
-    def busy_until(self) -> float:
-        return max(self.clock.now(), self.until)
-
-    def close(self) -> None:
-        pass
-
-
-class RecordingListener:
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, object]] = []
-
-    def start(self, on_stop_word):  # pragma: no cover - not used by the host itself
-        self.calls.append(("start", None))
-
-    def listen(self, token: int) -> None:
-        self.calls.append(("listen", token))
-
-    def stop_listening(self) -> None:
-        self.calls.append(("stop", None))
-
-    def deafen_until(self, until: float) -> None:
-        self.calls.append(("deafen", until))
-
-    def close(self) -> None:
-        pass
 
 
 def make_host(tmp_path: Path | None = None, settings: str = "", **kwargs):

@@ -157,6 +157,9 @@ class Timeline:
         start = now if at is None or at < now else at
         self.placed.append(Placed(start, f"cue:{cue.value}", cue_sound(cue)))
 
+    def lead_seconds(self) -> float:
+        return 0.0
+
     # Background
     def start(self, samples: Any, rate: int) -> None:
         assert rate == RATE

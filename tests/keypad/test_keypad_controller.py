@@ -12,9 +12,11 @@ from voicehost.clock import FakeClock
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
 from voicehost.game.model import Cue
-from voicehost.host.loop import Command, Host, KeypadStatus, Submit, Undo
+from voicehost.host.commands import Command, KeypadStatus, Submit, Undo
+from voicehost.host.loop import Host
 from voicehost.keypad.controller import KeypadController
 from voicehost.ports import Key
+from voicehost.testing.fakes import RecordingCues
 
 LETTERS = {
     "E": Key.ENTER,
@@ -42,21 +44,10 @@ class FakeHost:
         self.posted.append(command)
 
 
-class Cues:
-    def __init__(self) -> None:
-        self.played: list[Cue] = []
-
-    def play(self, cue: Cue, at: float | None = None) -> None:
-        self.played.append(cue)
-
-    def close(self) -> None:
-        pass
-
-
 def keypad(
     prompt: Prompt, timeout: float = 8.0
-) -> tuple[KeypadController, FakeHost, Cues, FakeClock]:
-    host, cues, clock = FakeHost(prompt), Cues(), FakeClock()
+) -> tuple[KeypadController, FakeHost, RecordingCues, FakeClock]:
+    host, cues, clock = FakeHost(prompt), RecordingCues(), FakeClock()
     return KeypadController(host, cues, clock, entry_timeout_seconds=timeout), host, cues, clock
 
 
@@ -101,7 +92,7 @@ CASES = [
     (MAFIA_3, "3E7ECC8E9E1E", [kp(EnterSeats((8, 9, 1)))], 0),  # C twice: typo gone, then all
     (NOMINATE_SPEAKING, "5E", [kp(EnterSeats((5,)))], 0),
     (NOMINATE_SPEAKING, "5E11E", [kp(EnterSeats((5,))), kp(EnterSeats((11,)))], 0),
-    (NOMINATE_SPEAKING, "E", [kp(EndSpeech(source="key"))], 0),
+    (NOMINATE_SPEAKING, "E", [kp(EndSpeech())], 0),
     (NOMINATE_AFTER, "5EE", [kp(EnterSeats((5,)))], 0),
     (NOMINATE_AFTER, "5E7E", [kp(EnterSeats((5, 7)))], 0),
     (NOMINATE_AFTER, "E", [], 1),
@@ -109,23 +100,23 @@ CASES = [
     (VOTE, "0E", [kp(VoteCount(0))], 0),
     (VOTE, "E", [], 1),
     (THIRD_VOTE, "6E", [kp(VoteCount(6))], 0),
-    (COUNTED, "E", [kp(EndSpeech(source="key"))], 0),  # the count is right: go on now
-    (COUNTED, "S", [kp(EndSpeech(source="key"))], 0),
+    (COUNTED, "E", [kp(EndSpeech())], 0),  # the count is right: go on now
+    (COUNTED, "S", [kp(EndSpeech())], 0),
     (COUNTED, "4E", [], 1),  # the counts are in: a number is no answer now
     (COUNTED, "12E", [], 1),
-    (COUNTED, "4CE", [kp(EndSpeech(source="key"))], 0),  # the digit deleted: a plain Enter
+    (COUNTED, "4CE", [kp(EndSpeech())], 0),  # the digit deleted: a plain Enter
     (COUNTED, "U", [Undo(source="keypad")], 0),  # a miscount: take it back
     (COUNTED, "4U", [], 0),  # with something typed, undo only clears it
     (COUNTED, "4UU", [Undo(source="keypad")], 0),
     (COUNTED, "F7E", [kp(Foul(7))], 0),  # a foul during the pause is still a foul
-    (SPEECH, "S", [kp(EndSpeech(source="key"))], 0),
+    (SPEECH, "S", [kp(EndSpeech())], 0),
     (SPEECH, "E", [], 1),
     (NOTHING, "5E", [], 1),
     (SPEECH, "F5E", [kp(Foul(5))], 0),
     (VOTE, "F11E", [kp(Foul(11))], 0),  # a foul during a vote is not a count
     (TARGET, "F5E", [kp(Foul(5))], 0),
     (SPEECH, "FE", [], 1),
-    (SPEECH, "F5CCS", [kp(EndSpeech(source="key"))], 0),  # C with nothing typed drops the foul
+    (SPEECH, "F5CCS", [kp(EndSpeech())], 0),  # C with nothing typed drops the foul
     (NOTHING, "U", [Undo(source="keypad")], 0),
     (TARGET, "5U", [], 0),  # with something typed, undo only clears it
     (TARGET, "5UU", [Undo(source="keypad")], 0),
@@ -226,7 +217,7 @@ def test_a_key_before_the_game_starts_is_refused_without_a_crash() -> None:
         def prompt(self) -> Prompt:
             raise VoicehostError("the game has not started")
 
-    host, cues = NotStarted(NOTHING), Cues()
+    host, cues = NotStarted(NOTHING), RecordingCues()
     controller = KeypadController(host, cues, FakeClock())
     press(controller, "5E")
     assert host.posted == []
@@ -239,14 +230,14 @@ TO_THE_VOTE = ["2 5 9", "wait", "4", "wait", "7", "wait", ".", "5 9", "."] + [
 ] + [".", "."]  # fmt: skip
 
 
-def host_at_the_vote() -> tuple[Host, KeypadController, Cues]:
+def host_at_the_vote() -> tuple[Host, KeypadController, RecordingCues]:
     from voicehost import config
     from voicehost.console.script import run_script
     from voicehost.phrases import PhraseBook
 
     settings = config.loads("")
     clock = FakeClock()
-    cues = Cues()
+    cues = RecordingCues()
     host = run_script(
         TO_THE_VOTE, settings, clock=clock, cues=cues, book=PhraseBook.load("ru")
     ).host

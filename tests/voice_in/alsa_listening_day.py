@@ -16,7 +16,7 @@ from voicehost.clock import FakeClock
 from voicehost.config import Settings
 from voicehost.console.script import run_script
 from voicehost.console.text import SilentCues
-from voicehost.host.loop import VoiceStop
+from voicehost.host.commands import VoiceStop
 from voicehost.voice_in.microphone import MicrophoneSource
 from voicehost.voice_in.rule import Decision, Verdict
 from voicehost.voice_in.vosk_listener import ListenerEvent, build_listener

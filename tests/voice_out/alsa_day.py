@@ -17,33 +17,9 @@ from voicehost import config
 from voicehost.cli.demo import run_paced
 from voicehost.clock import FakeClock
 from voicehost.phrases import PhraseBook
+from voicehost.testing.fakes import Witness
 from voicehost.voice_out.sound import DeviceBackend, open_sound_output
 from voicehost.voice_out.speech import speech_library
-
-
-class Witness:
-    """Speaker and CuePlayer that notes what the host asks, then passes it on."""
-
-    def __init__(self, output, clock):
-        self.output = output
-        self.clock = clock
-        self.said: list[dict] = []
-        self.cues: list[dict] = []
-
-    def say(self, utterance):
-        self.said.append({"key": utterance.key, "asked_at": self.clock.now()})
-        self.output.say(utterance)
-
-    def busy_until(self):
-        return self.output.busy_until()
-
-    def play(self, cue, at=None):
-        onset = self.clock.now() if at is None else at
-        self.cues.append({"cue": str(cue), "deadline": onset})
-        self.output.play(cue, at)
-
-    def close(self):
-        self.output.close()
 
 
 def main(config_path: str, script_path: str, report_path: str) -> int:
@@ -59,9 +35,10 @@ def main(config_path: str, script_path: str, report_path: str) -> int:
         cue_volume=settings.audio.cue_volume,
         device=settings.audio.output_device,
         block_frames=settings.audio.block_frames,
+        lockstep=True,
     )
     assert isinstance(output.backend, DeviceBackend) and output.backend.lockstep
-    witness = Witness(output, clock)
+    witness = Witness(output, output, clock)
     timers: dict[int, dict] = {}
 
     def note_timer(host):
@@ -74,7 +51,7 @@ def main(config_path: str, script_path: str, report_path: str) -> int:
 
     lines = Path(script_path).read_text(encoding="utf-8").splitlines()
     result = run_paced(lines, settings, witness, clock, book, after_line=note_timer)
-    witness.close()
+    output.close()
     placed = [
         {"tag": p.tag, "requested": p.requested, "start": p.start, "end": p.end}
         for p in output.placements()

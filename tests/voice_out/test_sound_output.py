@@ -33,7 +33,14 @@ def recording(tmp_path):
 @pytest.fixture
 def output(clock, library, recording):
     return open_sound_output(
-        clock, library, rate=RATE, cue_volume=0.5, device="", use_device=False, audio_out=recording
+        clock,
+        library,
+        rate=RATE,
+        cue_volume=0.5,
+        device="",
+        use_device=False,
+        audio_out=recording,
+        lockstep=True,
     )
 
 
@@ -123,7 +130,7 @@ def test_a_speech_timer_starts_when_its_announcement_has_been_heard(settings, li
     )
     clock = FakeClock()
     output = open_sound_output(
-        clock, library, rate=RATE, cue_volume=0.5, device="", use_device=False
+        clock, library, rate=RATE, cue_volume=0.5, device="", use_device=False, lockstep=True
     )
     lines = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait", "5", "."]
     result = run_paced(lines, quick, output, clock, ru_book)

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             device="",
             use_device=False,
             audio_out=raw_path,
+            lockstep=True,
         )
         result = run_paced(lines, settings, output, clock, book)
         output.close()

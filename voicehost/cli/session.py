@@ -14,8 +14,9 @@ from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.host import protocol as protocol_module
+from voicehost.host.commands import VoiceStop
 from voicehost.host.journal import newest_unfinished
-from voicehost.host.loop import Host, VoiceStop
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 
 log = logging.getLogger(__name__)
@@ -41,7 +42,7 @@ def write_protocol(host: Host) -> str:
     stem = host.journal_path.stem if host.journal_path else time.strftime("game-%Y-%m-%d_%H-%M-%S")
     folder = host.settings.path(host.settings.storage.protocol_dir)
     json_path, text_path = protocol_module.write(protocol_module.build(host.state), folder, stem)
-    return f"Protocol written: {text_path} and {json_path}"
+    return host.book.screen("protocol_written", {"text": text_path, "json": json_path})
 
 
 def play(
@@ -62,11 +63,12 @@ def play(
         speaker: Any = TextSpeaker(clock)
         cues: Any = SilentCues()
     else:
-        speaker, cues = wiring.make_audio(settings, clock, book, **_audio_kwargs(audio_out))
-        extras = wiring.make_night_sound(settings, speaker)
+        sound = wiring.make_sound(settings, clock, book, **_audio_kwargs(audio_out))
+        speaker, cues = sound.speaker, sound.cues
+        extras = wiring.make_night_sound(settings, sound.background)
     listener = wiring.make_listener(settings, clock)
     keypad = wiring.make_keypad(settings)
-    private = wiring.make_private_channel(settings, screen)
+    private = wiring.make_private_channel(settings, screen, book)
     host = Host(
         settings,
         book,
@@ -97,7 +99,11 @@ def play(
         host.start()
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
     ui: CursesUI | PlainUI
-    ui = (CursesUI if interactive else PlainUI)(host, screen, lambda: write_protocol(host))
+    if interactive:
+        ui = CursesUI(host, screen, lambda: write_protocol(host))
+    else:
+        hands_free = keypad is not None or listener is not None
+        ui = PlainUI(host, screen, lambda: write_protocol(host), keyboard_only=not hands_free)
     try:
         ui.run()
     finally:
@@ -111,7 +117,7 @@ def play(
     if host.over:
         print(write_protocol(host))
     else:
-        print(f"Game paused in the journal {journal_path}; continue with `voicehost resume`.")
+        print(book.screen("game_paused", {"journal": journal_path}))
     return 0
 
 

@@ -8,25 +8,53 @@ from __future__ import annotations
 
 import logging
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from voicehost.config import Settings
     from voicehost.phrases import PhraseBook
-    from voicehost.ports import Clock, CuePlayer, Keypad, Listener, PrivateChannel, Screen, Speaker
+    from voicehost.ports import (
+        Background,
+        Clock,
+        CuePlayer,
+        Keypad,
+        Listener,
+        PrivateChannel,
+        Screen,
+        Speaker,
+    )
 
 log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Sound:
+    """The table's sound: the speaker, the cue player and, on a sound card, the night's
+    Background (one ``SoundOutput`` serves all three)."""
+
+    speaker: Speaker
+    cues: CuePlayer
+    background: Background | None = None
 
 
 def make_audio(
     settings: Settings, clock: Clock, book: PhraseBook, *, audio_out: Path | None = None
 ) -> tuple[Speaker, CuePlayer]:
+    """The table's speaker and cue player; see ``make_sound``."""
+    sound = make_sound(settings, clock, book, audio_out=audio_out)
+    return sound.speaker, sound.cues
+
+
+def make_sound(
+    settings: Settings, clock: Clock, book: PhraseBook, *, audio_out: Path | None = None
+) -> Sound:
     """The table's speaker and cue player (voice out). Falls back to text when there is none.
 
     Every piece of every announcement is made ready first (the audio cache is filled if it is
-    incomplete), so the game never waits for synthesis. The returned object is one
-    ``SoundOutput`` for both ports; it is also the night's ``Background``. A missing Russian
+    incomplete), so the game never waits for synthesis. On a sound card one
+    ``SoundOutput`` serves the three ports. A missing Russian
     voice stops here with the install hint; a missing sound card is said once, on one line, and
     the game goes on with text (still recorded when ``audio_out`` is given).
     """
@@ -35,7 +63,7 @@ def make_audio(
     if settings.voice.engine == "text":
         if audio_out is not None:
             log.warning("voice.engine is text: nothing to record to %s", audio_out)
-        return TextSpeaker(clock), SilentCues()
+        return Sound(TextSpeaker(clock), SilentCues())
     from voicehost.errors import DeviceError
     from voicehost.voice_out.sound import open_sound_output
     from voicehost.voice_out.sound_probe import sound_system_crash
@@ -51,7 +79,7 @@ def make_audio(
             "(`voicehost doctor` explains). Announcements are shown as text.",
             file=sys.stderr,
         )
-        return TextSpeaker(clock), SilentCues()
+        return Sound(TextSpeaker(clock), SilentCues())
     try:
         output = open_sound_output(
             clock,
@@ -64,8 +92,8 @@ def make_audio(
         )
     except DeviceError as exc:
         print(f"voicehost: {exc}. Announcements are shown as text.", file=sys.stderr)
-        return TextSpeaker(clock), SilentCues()
-    return output, output
+        return Sound(TextSpeaker(clock), SilentCues())
+    return Sound(output, output, output)
 
 
 def make_recording(
@@ -98,6 +126,7 @@ def make_recording(
         use_device=False,
         audio_out=audio_out,
         echo=None if quiet else sys.stdout,
+        lockstep=True,
     )
     return {"speaker": output, "cues": output, "clock": clock, "book": book}
 
@@ -164,7 +193,9 @@ def make_keypad(settings: Settings) -> Keypad | None:
     return EvdevKeypad(settings.keypad.keymap, evdev_opener(settings.keypad.device))
 
 
-def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateChannel:
+def make_private_channel(
+    settings: Settings, screen: Screen | None, book: PhraseBook | None = None
+) -> PrivateChannel:
     """The Commissar's private channel: keypad LED or a self-clearing screen line.
 
     The LED is used when ``private.channel`` is ``led`` and a keypad with that LED is plugged in;
@@ -173,7 +204,7 @@ def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateCh
     """
     from voicehost.console.text import ScreenPrivateChannel
 
-    on_screen = ScreenPrivateChannel(screen, settings.private.screen_seconds)
+    on_screen = ScreenPrivateChannel(screen, settings.private.screen_seconds, book=book)
     if settings.private.channel == "screen" or settings.keypad.enabled == "off":
         return on_screen
     from voicehost.errors import MissingDependency
@@ -195,12 +226,10 @@ def make_private_channel(settings: Settings, screen: Screen | None) -> PrivateCh
     return LedPrivateChannel(led, settings.private, fallback=on_screen)
 
 
-def make_night_sound(settings: Settings, speaker: object) -> dict[str, object]:
-    """Host keywords for the night's masking sound: ``background`` and ``masking``, or none.
-
-    The sound output adapter doubles as the Background port when it has ``start``/``stop``.
-    """
-    if settings.night.masking == "off" or not hasattr(speaker, "start"):
+def make_night_sound(settings: Settings, background: Background | None) -> dict[str, object]:
+    """Host keywords for the night's masking sound: ``background`` and ``masking``, or none
+    (masking is off, or the announcements are text: there is no sound to mask with)."""
+    if settings.night.masking == "off" or background is None:
         return {}
     from voicehost.voice_out.masking import masking_sound
 
@@ -210,4 +239,4 @@ def make_night_sound(settings: Settings, speaker: object) -> dict[str, object]:
         samples = masking_sound(settings, rate)
         return None if samples is None else (samples, rate)
 
-    return {"background": speaker, "masking": masking}
+    return {"background": background, "masking": masking}

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
-from voicehost.host.loop import Command, Quit, Submit, TogglePause, Undo
+from voicehost.host.commands import Command, Quit, Submit, TogglePause, Undo
+from voicehost.phrases import PhraseBook
 
 END_WORDS = {".", "end", "e", "спасибо", "пас", "thanks", "pass"}
 MISS_WORDS = {"miss", "-", "промах"}
@@ -51,35 +52,20 @@ class WriteProtocol:
 
 Action = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
 
-HELP = """Keyboard reference
-  5            enter seat 5 (registration, a nomination, a night choice)
-  5 7          enter two seats (two nominations; the mafia's seats on night 0)
-  3            during a vote: 3 raised masks for the candidate being voted on
-  v 3          a vote count, explicitly
-  .            end the current speech (also: end, спасибо, пас); after a vote's
-               counts are announced: the count is right, go on at once
-  miss         the mafia miss on purpose (also: -, промах)
-  f 5          a foul for seat 5 (also: foul 5)
-  u            undo the last entry (a miscount: before anyone leaves)
-  p            pause / resume the clock
-  protocol     write the protocol now
-  status       show the table
-  help         this text
-  q            quit (the journal keeps the game: `voicehost resume`)
-  wait         scripts only: let the running timer run out; `wait 10` lets 10 s pass"""
-
 
 def strip_comment(line: str) -> str:
     """A line without its ``#`` comment and surrounding blanks."""
     return line.split("#", 1)[0].strip()
 
 
-def parse(line: str, prompt: Prompt) -> Action | None:
-    """One line -> an action (None for an empty line). Raises CommandError."""
+def parse(line: str, prompt: Prompt, book: PhraseBook) -> Action | None:
+    """One line -> an action (None for an empty line). Raises CommandError in the book's words."""
     text = strip_comment(line)
     if not text:
         return None
     words = [word for word in re.split(r"[\s,;]+", text.lower()) if word]
+    if not words:  # only separators, e.g. a lone `,` (Shift+`.` on a Russian layout)
+        raise CommandError(book.error("unknown_command", {"text": text}))
     head, rest = words[0], words[1:]
     if head in END_WORDS and not rest:
         return Submit(EndSpeech())
@@ -92,34 +78,34 @@ def parse(line: str, prompt: Prompt) -> Action | None:
     if head in QUIT_WORDS and not rest:
         return Quit()
     if head in FOUL_WORDS:
-        return Submit(Foul(_one_number(rest, text)))
+        return Submit(Foul(_one_number(rest, text, book)))
     if head in VOTE_WORDS:
-        return Submit(VoteCount(_one_number(rest, text)))
+        return Submit(VoteCount(_one_number(rest, text, book)))
     if head == "wait":
-        return Wait(float(_one_number(rest, text)) if rest else None)
+        return Wait(float(_one_number(rest, text, book)) if rest else None)
     if head == "help" and not rest:
         return ShowHelp()
     if head == "status" and not rest:
         return ShowStatus()
     if head == "protocol" and not rest:
         return WriteProtocol()
-    numbers = [_number(word, text) for word in words]
+    numbers = [_number(word, text, book) for word in words]
     # During the pause after the last count a number is a second count: the rules refuse it
     # and say how to confirm or correct, which a seat entry's "not now" would not.
     if prompt.kind in (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT, PromptKind.CONFIRM_VOTE):
         if len(numbers) != 1:
-            raise CommandError(f"«{text}»: a vote takes one number, the count of raised masks")
+            raise CommandError(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
     return Submit(EnterSeats(tuple(numbers)))
 
 
-def _number(word: str, text: str) -> int:
+def _number(word: str, text: str, book: PhraseBook) -> int:
     if not re.fullmatch(r"-?\d{1,3}", word):
-        raise CommandError(f"«{text}» is not a command; type `help` for the list")
+        raise CommandError(book.error("unknown_command", {"text": text}))
     return int(word)
 
 
-def _one_number(words: list[str], text: str) -> int:
+def _one_number(words: list[str], text: str, book: PhraseBook) -> int:
     if len(words) != 1:
-        raise CommandError(f"«{text}»: this command takes exactly one number")
-    return _number(words[0], text)
+        raise CommandError(book.screen("one_number", {"text": text}))
+    return _number(words[0], text, book)

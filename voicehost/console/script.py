@@ -14,7 +14,6 @@ from typing import Any, TextIO
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
 from voicehost.console.commandline import (
-    HELP,
     CommandError,
     ShowHelp,
     ShowStatus,
@@ -26,7 +25,8 @@ from voicehost.console.text import ScreenPrivateChannel, SilentCues, StreamScree
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.loop import Host, Quit
+from voicehost.host.commands import Quit
+from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.ports import CuePlayer, Listener, PrivateChannel, Speaker
 
@@ -86,7 +86,7 @@ def run_script(
     for number, line in enumerate(lines, start=1):
         host.process_pending()
         try:
-            action = parse(line, host.prompt())
+            action = parse(line, host.prompt(), host.book)
         except CommandError as exc:
             report(number, str(exc))
             continue
@@ -103,7 +103,7 @@ def run_script(
                     clock.advance(action.seconds)
                     host.process_due()
             elif isinstance(action, ShowHelp):
-                _print(out, HELP)
+                _print(out, host.book.screen("help"))
             elif isinstance(action, ShowStatus):
                 _print(out, "\n".join(status_lines(host)))
             elif isinstance(action, WriteProtocol):

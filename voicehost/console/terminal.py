@@ -1,21 +1,28 @@
-"""The keyboard host: a full-screen terminal UI (curses) and a plain line mode.
+"""The keyboard host: a full-screen terminal view (curses) and a plain line mode.
 
-The screen always shows the phase, who speaks, the timer counting down, who is at the table and
-each player's fouls; announcements scroll below; the Commissar's private line clears itself.
+Both are a view and a key source of the one loop, ``Host.run``: a reader thread only posts what
+was typed, and the loop's thread edits the line, carries it out and draws the screen, so a cue
+starts on its deadline and a keypad key or a heard «спасибо» is handled at once.
+
+The screen faces the table. What is typed at night is shown as dots, a refusal at night says only
+that the entry was refused, and everything the night left on the screen is wiped when the town
+wakes, so no day-time screen tells who acted or what anyone is.
 """
 
 from __future__ import annotations
 
+import codecs
+import contextlib
 import curses
+import os
+import select
 import sys
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TextIO
 
 from voicehost.console.commandline import (
-    HELP,
     CommandError,
     ShowHelp,
     ShowStatus,
@@ -25,17 +32,26 @@ from voicehost.console.commandline import (
 )
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
+from voicehost.host.commands import Deliver
 from voicehost.host.loop import Host
 from voicehost.ports import Screen
 
+#: How long the reader waits for a key before it looks whether it should stop (seconds).
+READ_POLL_SECONDS = 0.1
+
 
 class LogScreen(Screen):
-    """Keeps the announcements and messages; the UIs draw from it."""
+    """Keeps the announcements and messages; the views draw from it.
+
+    Lines logged during a night are forgotten when the town wakes (``day_breaks``): the night's
+    entries and refusals must not stay readable by day.
+    """
 
     def __init__(self) -> None:
         self.lines: list[str] = []  # a game has a few hundred lines: keep them all
         self.private_text = ""
         self.private_until = 0.0
+        self.night_started: int | None = None  # index of the first line of the running night
         self.changed = threading.Event()
 
     def announce(self, text: str) -> None:
@@ -54,129 +70,287 @@ class LogScreen(Screen):
     def current_private(self) -> str:
         return self.private_text if time.monotonic() < self.private_until else ""
 
-
-def handle_line(host: Host, line: str, write_protocol: Callable[[], str]) -> str | None:
-    """Carry out one typed line; returns a text to show, if any."""
-    try:
-        action = parse(line, host.prompt())
-    except CommandError as exc:
-        return f"✗ {exc}"
-    if action is None:
-        return None
-    if isinstance(action, Wait):
-        return "✗ `wait` is for scripts; at the table, time passes by itself (`.` ends a speech)"
-    if isinstance(action, ShowHelp):
-        return HELP
-    if isinstance(action, ShowStatus):
-        return "\n".join(status_lines(host))
-    if isinstance(action, WriteProtocol):
-        return write_protocol()
-    try:
-        host.handle(action)
-    except VoicehostError as exc:
-        return f"✗ {exc}"
-    return None
+    def follow(self, night: bool) -> None:
+        """Keep track of the night: at daybreak, the night's lines leave the screen."""
+        if night and self.night_started is None:
+            self.night_started = len(self.lines)
+        elif not night and self.night_started is not None:
+            del self.lines[self.night_started :]
+            self.night_started = None
+            self.private_text = ""
+            self.changed.set()
 
 
-class CursesUI:
-    """A full-screen UI; typing never blocks the clock."""
+def masked(line: str) -> str:
+    """A line typed at night as the table may see it: one dot per character, no digits."""
+    return "•" * len(line.strip())
+
+
+class LineHandler:
+    """Carries out typed lines on the loop's thread; both views share it."""
 
     def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+
+    def at_night(self) -> bool:
+        state = self.host.state
+        return state is not None and state.phase.is_night
+
+    def line(self, text: str) -> None:
+        """One typed line: echo it (masked at night), carry it out, show the reply."""
+        night = self.at_night()
+        self.screen.message(f"> {masked(text) if night else text}")
+        reply = self.reply(text, night)
+        for row in (reply or "").splitlines():
+            self.screen.message(row)
+
+    def reply(self, text: str, night: bool) -> str | None:
+        host = self.host
+        book = host.book
+        try:
+            action = parse(text, host.prompt(), book)
+        except CommandError as exc:
+            return f"✗ {book.screen('night_refused') if night else exc}"
+        if action is None:
+            return None
+        if isinstance(action, Wait):
+            return f"✗ {book.screen('wait_for_scripts')}"
+        if isinstance(action, ShowHelp):
+            return book.screen("help")
+        if isinstance(action, ShowStatus):
+            return "\n".join(status_lines(host))
+        if isinstance(action, WriteProtocol):
+            return self.write_protocol()
+        try:
+            host.handle(action)
+        except VoicehostError as exc:
+            return f"✗ {exc}"
+        return None
+
+
+class KeyboardReader:
+    """Reads the keyboard on its own thread and posts each piece of text to the loop.
+
+    Bytes are decoded as UTF-8 with bad bytes replaced, so one stray byte (a strict UTF-8 locale
+    on a Pi) costs one character, never the keyboard.
+    """
+
+    def __init__(
+        self,
+        host: Host,
+        on_text: Callable[[str], None],
+        on_end: Callable[[], None],
+        descriptor: int = 0,
+    ) -> None:
+        self.host = host
+        self.on_text = on_text
+        self.on_end = on_end
+        self.descriptor = descriptor
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._read, daemon=True, name="keyboard")
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+        self.thread.join(timeout=1.0)
+
+    def _read(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while not self.stopping.is_set():
+            try:
+                ready, _, _ = select.select([self.descriptor], [], [], READ_POLL_SECONDS)
+                if not ready:
+                    continue
+                data = os.read(self.descriptor, 1024)
+            except (OSError, ValueError):
+                data = b""
+            if not data:
+                self.host.post(Deliver(self.on_end))
+                return
+            text = decoder.decode(data)
+            if text:
+                self.host.post(Deliver(lambda text=text: self.on_text(text)))  # type: ignore[misc]  # bound now, run later
+
+
+class CursesUI:
+    """A full-screen view; typing never blocks the clock."""
+
+    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+        self.host = host
+        self.screen = screen
+        self.lines = LineHandler(host, screen, write_protocol)
         self.buffer = ""
+        self._escape = ""  # an escape sequence (an arrow key) being skipped
+        self._window: Any = None
 
     def run(self) -> None:
         curses.wrapper(self._main)
 
     def _main(self, window: Any) -> None:
+        self._window = window
         curses.curs_set(1)
-        window.nodelay(False)
-        while not self.host.over and not self.host.quit:
-            deadline = self.host.next_deadline()
-            wait = 0.2 if deadline is None else min(0.2, max(0.0, deadline - self.host.clock.now()))
-            window.timeout(max(1, int(wait * 1000)))
-            try:
-                key = window.get_wch()
-            except curses.error:
-                key = None
-            if key is not None:
-                self._key(key)
-            self.host.process_pending()
-            self._draw(window)
-        self._draw(window)
-        window.timeout(-1)
+        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        reader.start()
+        try:
+            self.host.run(on_idle=self.draw)
+        finally:
+            reader.stop()
+        self.draw()
         if self.host.over:
-            self.screen.message("Игра окончена. Нажмите любую клавишу.")
-            self._draw(window)
+            self.screen.message(self.host.book.screen("game_over_press_key"))
+            self.draw()
+            window.timeout(-1)
             window.get_wch()
 
-    def _key(self, key: str | int) -> None:
-        if key in ("\n", "\r", curses.KEY_ENTER):
-            line, self.buffer = self.buffer, ""
-            self.screen.message(f"> {line}")
-            reply = handle_line(self.host, line, self.write_protocol)
-            for text in (reply or "").splitlines():
-                self.screen.message(text)
-        elif key in (curses.KEY_BACKSPACE, "\b", "\x7f"):
-            self.buffer = self.buffer[:-1]
-        elif isinstance(key, str) and key.isprintable():
-            self.buffer += key
+    def _keyboard_closed(self) -> None:
+        self.screen.message(self.host.book.screen("keyboard_closed"))
+        self.host.quit = True
 
-    def _draw(self, window: Any) -> None:
+    def typed(self, text: str) -> None:
+        """Keys typed (on the loop's thread): edit the line, carry it out on Enter."""
+        for char in text:
+            if self._escape:
+                self._escape += char
+                final = char.isalpha() or char == "~" or len(self._escape) > 8
+                if final and (len(self._escape) > 2 or char not in "[O"):
+                    self._escape = ""
+                continue
+            if char == "\x1b":
+                self._escape = char
+                continue
+            if char in ("\n", "\r"):
+                line, self.buffer = self.buffer, ""
+                self.lines.line(line)
+            elif char in ("\b", "\x7f"):
+                self.buffer = self.buffer[:-1]
+            elif char == "\x15":  # Ctrl+U: clear the line
+                self.buffer = ""
+            elif char.isprintable():
+                self.buffer += char
+
+    def draw(self) -> None:
+        """Draw the screen (on the loop's thread, after every command and tick)."""
+        window = self._window
+        if window is None:
+            return
+        size = os.get_terminal_size(sys.__stdout__.fileno()) if sys.__stdout__ else None
+        if size is not None and curses.is_term_resized(size.lines, size.columns):
+            curses.resizeterm(size.lines, size.columns)
         height, width = window.getmaxyx()
         window.erase()
-        status = status_lines(self.host)
-        for row, text in enumerate(status[: max(0, height - 4)]):
-            window.addnstr(row, 0, text, width - 1, curses.A_BOLD if row == 0 else 0)
-        private = self.screen.current_private()
-        top = len(status)
-        if private:
-            window.addnstr(top, 0, private, width - 1, curses.A_REVERSE)
-        log_rows = max(0, height - top - 3)
-        recent = self.screen.lines[-log_rows:] if log_rows else []
-        for index, text in enumerate(recent):
-            window.addnstr(top + 1 + index, 0, text, width - 1)
-        window.addnstr(height - 1, 0, f"> {self.buffer}", width - 1)
+        rows = screen_rows(self.host, self.screen, self.buffer, height)
+        for row, (text, style) in enumerate(rows):
+            attribute = {"bold": curses.A_BOLD, "reverse": curses.A_REVERSE}.get(style, 0)
+            with contextlib.suppress(curses.error):  # a tiny window's last cell cannot be written
+                window.addnstr(row, 0, text, max(1, width - 1), attribute)
         window.refresh()
+
+
+def screen_rows(host: Host, screen: LogScreen, buffer: str, height: int) -> list[tuple[str, str]]:
+    """The screen as rows of (text, style): status, private line, the log, the typed line.
+
+    A pure function of what the host and the screen hold, so tests read exactly what the table
+    sees.
+    """
+    status = status_lines(host)
+    rows: list[tuple[str, str]] = [
+        (text, "bold" if index == 0 else "")
+        for index, text in enumerate(status[: max(0, height - 4)])
+    ]
+    rows.append((screen.current_private(), "reverse"))
+    log_rows = max(0, height - len(rows) - 2)
+    recent = screen.lines[-log_rows:] if log_rows else []
+    rows.extend((text, "") for text in recent)
+    while len(rows) < height - 1:
+        rows.append(("", ""))
+    state = host.state
+    night = state is not None and state.phase.is_night
+    rows.append((f"> {masked(buffer) if night else buffer}", ""))
+    return rows[:height]
 
 
 class PlainUI:
     """Line mode for dumb terminals and a headless Pi: stdin lines in, text out."""
 
-    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        host: Host,
+        screen: LogScreen,
+        write_protocol: Callable[[], str],
+        *,
+        keyboard_only: bool = True,
+        out: TextIO | None = None,
+    ) -> None:
         self.host = host
         self.screen = screen
-        self.write_protocol = write_protocol
-        self.lines: deque[str] = deque()
+        self.lines = LineHandler(host, screen, write_protocol)
+        self.keyboard_only = keyboard_only
+        self.out = out or sys.stdout
+        self.partial = ""
         self._printed = 0
         self._last_status: list[str] = []
-
-    def _reader(self) -> None:
-        for line in sys.stdin:
-            self.lines.append(line)
-        # End of input (a service has no terminal): the keypad and the voice go on.
+        self._private_shown = ""
 
     def run(self) -> None:
-        threading.Thread(target=self._reader, daemon=True, name="stdin").start()
-        self.host.run(on_idle=self._idle)
+        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        reader.start()
+        try:
+            self.host.run(on_idle=self._flush)
+        finally:
+            reader.stop()
         self._flush()
 
-    def _idle(self) -> None:
-        while self.lines:
-            reply = handle_line(self.host, self.lines.popleft(), self.write_protocol)
-            if reply:
-                print(reply, flush=True)
-        self._flush()
+    def typed(self, text: str) -> None:
+        self.partial += text
+        while "\n" in self.partial:
+            line, self.partial = self.partial.split("\n", 1)
+            self.lines.line(line.rstrip("\r"))
+
+    def _keyboard_closed(self) -> None:
+        if self.partial.strip():
+            self.lines.line(self.partial)
+            self.partial = ""
+        if self.keyboard_only:
+            # Nothing else can move the game on: say how to go on, instead of waiting for ever.
+            self.screen.message(self.host.book.screen("keyboard_closed"))
+            self.host.quit = True
+        # With a keypad or the Listener (a service has no terminal) the game goes on.
+
+    def _print(self, text: str) -> None:
+        if self._private_shown:
+            self.out.write("\r" + " " * len(self._private_shown) + "\r")
+            self._private_shown = ""  # shown again by _private() if it is still current
+        print(text, file=self.out, flush=True)
 
     def _flush(self) -> None:
         lines = self.screen.lines
+        if self._printed > len(lines):
+            self._printed = len(lines)  # the night's lines were wiped (they were printed masked)
         for text in lines[self._printed :]:
-            print(text, flush=True)
+            self._print(text)
         self._printed = len(lines)
+        self._private()
         status = status_lines(self.host)
         head_without_clock = [line.split(" · ⏱")[0] for line in status]
         if head_without_clock != self._last_status:
             self._last_status = head_without_clock
-            print("  " + "\n  ".join(status), flush=True)
+            self._print("  " + "\n  ".join(status))
+
+    def _private(self) -> None:
+        """The Commissar's answer, on a terminal only: written on one line and then erased, so
+        it never stays in the scrollback (and never reaches a log when stdout is not a terminal).
+        """
+        if not self.out.isatty():
+            return
+        text = self.screen.current_private()
+        if text and text != self._private_shown:
+            self.out.write(f"\r{text}")
+            self.out.flush()
+        elif not text and self._private_shown:
+            self.out.write("\r" + " " * len(self._private_shown) + "\r")
+            self.out.flush()
+        self._private_shown = text

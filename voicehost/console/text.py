@@ -9,6 +9,7 @@ from typing import TextIO
 
 from voicehost.game.effects import Private, PrivateKind
 from voicehost.game.model import Cue
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Clock, Screen, Utterance
 
 
@@ -41,6 +42,10 @@ class SilentCues:
     def play(self, cue: Cue, at: float | None = None) -> None:
         self.played.append((cue, at))
 
+    def lead_seconds(self) -> float:
+        """Nothing plays: a cue needs no head start."""
+        return 0.0
+
     def close(self) -> None:
         """Nothing to release."""
 
@@ -63,10 +68,11 @@ class ScreenPrivateChannel:
         screen: Screen | None,
         seconds: float = 3.0,
         describe: Callable[[Private], str] | None = None,
+        book: PhraseBook | None = None,
     ) -> None:
         self.screen = screen
         self.seconds = seconds
-        self.describe = describe or describe_private
+        self.describe = describe or (lambda message: describe_private(message, book))
         self.shown: list[Private] = []
 
     def show(self, message: Private) -> None:
@@ -78,8 +84,9 @@ class ScreenPrivateChannel:
         """Nothing to release."""
 
 
-def describe_private(message: Private) -> str:
+def describe_private(message: Private, book: PhraseBook | None = None) -> str:
     """A neutral private line; the same length for 'mafia' and 'not mafia'."""
+    book = book or PhraseBook.load("ru")
     if message.kind is PrivateKind.COMMISSAR_ANSWER:
-        return "КОМИССАР: МАФИЯ    " if message.is_mafia else "КОМИССАР: НЕ МАФИЯ "
-    return "ввод принят"
+        return book.screen("private_mafia" if message.is_mafia else "private_not_mafia")
+    return book.screen("private_ack")

@@ -1,54 +1,91 @@
-"""What the screen shows: the phase, who speaks, the timer, who is at the table, the fouls."""
+"""What the screen shows: the phase, who speaks, the timer, who is at the table, the fouls, the
+nominations so far and the question of the moment, every word from the game's phrase book."""
 
 from __future__ import annotations
 
 from voicehost.game.effects import PromptKind
+from voicehost.game.model import Phase
 from voicehost.host.loop import Host
 
-PROMPT_TEXT = {
-    PromptKind.REGISTER_MAFIA: "mafia: enter your {n} seats",
-    PromptKind.REGISTER_COMMISSAR: "Commissar: enter your seat",
-    PromptKind.REGISTER_DOCTOR: "Doctor: enter your seat",
-    PromptKind.NOMINATE: "nominations of seat {subject}: enter 1 or 2 seats",
-    PromptKind.MAFIA_TARGET: "mafia: enter the target's seat, or `miss`",
-    PromptKind.COMMISSAR_CHECK: "Commissar: enter the seat to check",
-    PromptKind.DOCTOR_HEAL: "Doctor: enter the seat to heal",
-    PromptKind.VOTE_COUNT: "votes against seat {subject}: enter the count (0..{max})",
-    PromptKind.THIRD_VOTE_COUNT: "third vote: how many for 'all leave'? (0..{max})",
-    PromptKind.CONFIRM_VOTE: "votes counted: `.` goes on now, `u` corrects the last count",
+#: The screen text of each question (a key of the book's ``screen`` section).
+PROMPT_KEYS = {
+    PromptKind.REGISTER_MAFIA: "prompt_register_mafia",
+    PromptKind.REGISTER_COMMISSAR: "prompt_register_commissar",
+    PromptKind.REGISTER_DOCTOR: "prompt_register_doctor",
+    PromptKind.NOMINATE: "prompt_nominate",
+    PromptKind.MAFIA_TARGET: "prompt_mafia_target",
+    PromptKind.COMMISSAR_CHECK: "prompt_commissar_check",
+    PromptKind.DOCTOR_HEAL: "prompt_doctor_heal",
+    PromptKind.VOTE_COUNT: "prompt_vote_count",
+    PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
+    PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
 }
 
 
 def status_lines(host: Host) -> list[str]:
     """A few lines describing the table right now."""
+    book = host.book
     state = host.state
     if state is None:
-        return ["(no game)"]
-    phase = host.book.phase_name(state.phase.value)
-    when = f"day {state.day}" if not state.phase.is_night else f"night {state.night}"
+        return [book.screen("no_game")]
+    phase = book.phase_name(state.phase.value)
+    if state.phase.is_night:
+        when = book.screen("night", {"night": state.night})
+    else:
+        when = book.screen("day", {"day": state.day})
     head = f"{when} · {phase}"
     if state.current_speaker is not None and state.speech_running:
-        head += f" · speaking: seat {state.current_speaker}"
+        head += " · " + book.screen("speaking", {"seat": state.current_speaker})
     remaining = host.remaining()
     if remaining is not None:
         minutes, seconds = divmod(int(remaining + 0.999), 60)
         head += f" · ⏱ {minutes}:{seconds:02d}"
     if host.paused_at is not None:
-        head += " · PAUSED"
+        head += " · " + book.screen("paused")
     table = []
     for seat, player in sorted(state.players.items()):
         mark = "" if player.alive else "✗"
         fouls = "!" * player.fouls
         table.append(f"{seat}{mark}{fouls}")
-    lines = [head, "table: " + " ".join(table) + "   (✗ left, ! foul)"]
-    if state.candidates and not state.phase.is_night:
-        lines.append("candidates: " + ", ".join(str(s) for s in state.candidates))
-    prompt = host.prompt()
-    template = PROMPT_TEXT.get(prompt.kind)
-    if template is not None:
-        lines.append(
-            "→ " + template.format(n=prompt.seats_max, subject=prompt.subject, max=prompt.max_count)
-        )
-    elif prompt.speech_running:
-        lines.append("→ `.` ends the speech")
+    lines = [
+        head,
+        f"{book.screen('table')}: " + " ".join(table) + f"   {book.screen('table_legend')}",
+    ]
+    if not state.phase.is_night:
+        if state.phase is Phase.NOMINATION and state.nominations:
+            made = "; ".join(
+                f"{nominator} → {', '.join(str(seat) for seat in nominees)}"
+                for nominator, nominees in state.nominations.items()
+                if nominees
+            )
+            if made:
+                lines.append(f"{book.screen('nominations')}: {made}")
+        if state.candidates:
+            lines.append(
+                f"{book.screen('candidates')}: " + ", ".join(str(s) for s in state.candidates)
+            )
+    lines.append("→ " + prompt_text(host))
     return lines
+
+
+def prompt_text(host: Host) -> str:
+    """The question of the moment, as the person at the keyboard reads it."""
+    book = host.book
+    prompt = host.prompt()
+    key = PROMPT_KEYS.get(prompt.kind)
+    if key == "prompt_register_mafia" and prompt.seats_max == 1:
+        key = "prompt_register_one_mafia"
+    if key == "prompt_confirm_vote":
+        left = host.remaining()
+        if left is not None:
+            return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
+    if key is not None:
+        return book.screen(
+            key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
+        )
+    if prompt.speech_running:
+        state = host.state
+        if state is not None and state.phase is Phase.DISCUSSION:
+            return book.screen("prompt_end_discussion")
+        return book.screen("prompt_end_speech")
+    return ""

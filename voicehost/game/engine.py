@@ -423,6 +423,15 @@ class Engine:
         return "night.doctor_wakes"
 
     def _begin_night(self, state: GameState, out: list[Effect]) -> None:
+        waiting = [
+            seat for seat in state.disqualified_to_speak if seat not in state.last_words_queue
+        ]
+        state.disqualified_to_speak = []
+        if waiting:  # the day's disqualified players speak before the town falls asleep
+            state.after_last_words = "night"
+            state.last_words_queue = waiting
+            self._next_last_words(state, out)
+            return
         state.night += 1
         state.night_actions = NightActions()
         state.candidates = []
@@ -450,10 +459,17 @@ class Engine:
         for seat in actions.disqualified:
             role = state.players[seat].role
             out.append(Say("morning.disqualified", {"seat": seat, "role": _role_value(role)}))
+        # Players disqualified at night speak in the morning when the club gives them last words.
+        speakers = list(actions.disqualified) if self.rules.disqualified_last_words else []
         if first_night:
             state.record["nights"].append({"night": 0, "disqualified": list(actions.disqualified)})
             state.night_actions = NightActions()
             if self._announce_winner(state, out):
+                return
+            if speakers:
+                state.after_last_words = "day"
+                state.last_words_queue = speakers
+                self._next_last_words(state, out)
                 return
             self._start_day(state, out)
             return
@@ -462,16 +478,16 @@ class Engine:
         state.night_actions = NightActions()
         if self._announce_winner(state, out):
             return
-        if killed is None:
-            self._start_day(state, out)
-            return
         state.after_last_words = "day"
-        role = state.players[killed].role
-        if role is Role.COMMISSAR and not self.rules.killed_commissar_last_words:
-            out.append(Say("day.killed_commissar_silent"))
-            self._start_day(state, out)
-        elif self.rules.last_words_after_kill:
-            state.last_words_queue = [killed]
+        queue: list[Seat] = []
+        if killed is not None:
+            role = state.players[killed].role
+            if role is Role.COMMISSAR and not self.rules.killed_commissar_last_words:
+                out.append(Say("day.killed_commissar_silent"))
+            elif self.rules.last_words_after_kill:
+                queue.append(killed)
+        state.last_words_queue = queue + [seat for seat in speakers if seat != killed]
+        if state.last_words_queue:
             self._next_last_words(state, out)
         else:
             self._start_day(state, out)
@@ -867,6 +883,8 @@ class Engine:
         self._depart(state, out, seat, "disqualified")
         if self._announce_winner(state, out):
             return
+        if self.rules.disqualified_last_words:
+            state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
 
     def _after_day_departure(self, state: GameState, out: list[Effect], seat: Seat) -> None:

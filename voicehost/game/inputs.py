@@ -41,7 +41,6 @@ class VoteCount:
 class EndSpeech:
     """The speaker said «спасибо» / «пас», or the host ended the speech from a key."""
 
-    source: str = "key"  # "key" or "voice": recorded in the protocol, never changes the rules
     kind: ClassVar[str] = "end_speech"
 
 
@@ -103,6 +102,8 @@ def from_json(data: dict[str, Any]) -> Input:
     cls = INPUT_TYPES.get(str(kind))
     if cls is None:
         raise BadRecord(f"journal: unknown input kind {kind!r}")
+    if cls is EndSpeech:
+        fields.pop("source", None)  # earlier versions said here who ended it; the line says now
     if cls is EnterSeats:
         fields["seats"] = tuple(int(s) for s in fields.get("seats", ()))
     try:

@@ -72,6 +72,9 @@ class GameState:
     third_vote_for: int = 0
     last_words_queue: list[Seat] = field(default_factory=list)
     after_last_words: str = "night"  # "night" or "day"
+    # Players disqualified by day who speak their last words before the town falls asleep
+    # (rules.disqualified_last_words): a disqualification must not interrupt a speech or a vote.
+    disqualified_to_speak: list[Seat] = field(default_factory=list)
     night_actions: NightActions = field(default_factory=NightActions)
     previous_heal: Seat | None = None
     winner: Team | None = None

@@ -13,7 +13,7 @@ import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -39,6 +39,17 @@ from voicehost.game.inputs import (
 )
 from voicehost.game.model import Cue, Phase
 from voicehost.game.state import GameState
+from voicehost.host.commands import (
+    Command,
+    Deliver,
+    KeypadStatus,
+    Quit,
+    Source,
+    Submit,
+    TogglePause,
+    Undo,
+    VoiceStop,
+)
 from voicehost.host.journal import (
     Journal,
     effective_entries,
@@ -47,62 +58,15 @@ from voicehost.host.journal import (
     settings_from_record,
 )
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
 
 log = logging.getLogger(__name__)
 
+#: Refusals that say nothing of a seat or a role, so the night's screen may give their reason.
+NIGHT_SAFE_REFUSALS = frozenset({"wrong_seat_count", "not_now", "game_over", "timer_stale"})
+
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
 CUE_ECHO_GUARD = 0.8
-
-
-@dataclass(frozen=True)
-class Submit:
-    """An input for the game from a person (keyboard, keypad) or the Listener."""
-
-    input: Input
-    source: str = "keyboard"
-
-
-@dataclass(frozen=True)
-class Undo:
-    """Take back the last entry."""
-
-    source: str = "keyboard"
-
-
-@dataclass(frozen=True)
-class TogglePause:
-    """Stop or restart the clock of the running timer."""
-
-
-@dataclass(frozen=True)
-class VoiceStop:
-    """The Listener heard a stop word at the end of the speech timed by timer ``token``."""
-
-    token: int
-
-
-@dataclass(frozen=True)
-class KeypadStatus:
-    """The keypad was unplugged (False) or plugged back in (True)."""
-
-    connected: bool
-
-
-@dataclass(frozen=True)
-class Quit:
-    """Stop hosting; the journal keeps the game for `voicehost resume`."""
-
-
-Command = Submit | Undo | TogglePause | VoiceStop | KeypadStatus | Quit
-
-
-class Background(Protocol):
-    """A sound that runs under the night (masking noise or music)."""
-
-    def start(self, samples: Any, rate: int) -> None: ...
-
-    def stop(self) -> None: ...
 
 
 @dataclass
@@ -120,7 +84,7 @@ class RunningTimer:
 @dataclass
 class _Accepted:
     event: Input
-    source: str
+    source: Source
     phase_before: Phase
     revealed: bool = False  # a player left and the table heard their role: no taking it back
 
@@ -129,7 +93,7 @@ class _Accepted:
 class HostEvents:
     """Hooks for observers (tests, the terminal UI)."""
 
-    on_reject: list[Callable[[str, str], None]] = field(default_factory=list)
+    on_reject: list[Callable[[str, Source], None]] = field(default_factory=list)
 
 
 class Host:
@@ -178,7 +142,7 @@ class Host:
         self._night_sound = False
         # How early a timer event must fire for its cue to start on the deadline (the sound card
         # holds some audio already); a cue player that plays at once has no lead.
-        self._cue_lead: Callable[[], float] = getattr(cues, "lead_seconds", lambda: 0.0)
+        self._cue_lead: Callable[[], float] = cues.lead_seconds
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -206,7 +170,7 @@ class Host:
 
     def _replay(self, entries: list[Any]) -> GameState:
         self.accepted = [
-            _Accepted(entry.event, entry.source, Phase.GAME_OVER)
+            _Accepted(entry.event, Source.named(entry.source), Phase.GAME_OVER)
             for entry in effective_entries(entries)
             if entry.event is not None
         ]
@@ -259,12 +223,15 @@ class Host:
             case KeypadStatus(connected):
                 self._keypad_status(connected)
                 return True
+            case Deliver(handler):
+                handler()
+                return True
             case Quit():
                 self.quit = True
                 return True
         return False  # pragma: no cover - the Command union is closed
 
-    def submit(self, event: Input, source: str = "keyboard") -> bool:
+    def submit(self, event: Input, source: Source = Source.KEYBOARD) -> bool:
         """Offer an input to the game. Accepted inputs are journaled before any effect."""
         if self.state is None:
             raise VoicehostError("the game has not started")
@@ -273,7 +240,8 @@ class Host:
         except RuleViolation as violation:
             if isinstance(event, TimeUp | TimerWarning):
                 return False  # a timer event that lost a race with an input: nothing to say
-            self._reject(self.book.error(violation.code, violation.params), source)
+            full = self.book.error(violation.code, violation.params)
+            self._reject(full, source, shown=self._refusal(violation))
             return False
         if self._journal is not None:
             self._journal.append(event, source)
@@ -284,7 +252,7 @@ class Host:
         self._carry_out(effects)
         return True
 
-    def undo(self, source: str = "keyboard") -> bool:
+    def undo(self, source: Source = Source.KEYBOARD) -> bool:
         """Take back the last entry, if nothing but timer warnings came after it."""
         if self.state is None or not self._can_undo():
             self._reject(self.book.error("nothing_to_undo"), source)
@@ -330,12 +298,21 @@ class Host:
         elif self.timer is None or self.timer.timer_id != wanted.timer_id:
             self._carry_out([self.engine.timer_effect(wanted)])
 
-    def _reject(self, message: str, source: str) -> None:
+    def _refusal(self, violation: RuleViolation) -> str:
+        """What the screen says of a refused input. At night it names no seat and no role: the
+        screen faces the table, and «5 is already the mafia» would be a free check."""
+        assert self.state is not None
+        if self.state.phase.is_night and violation.code not in NIGHT_SAFE_REFUSALS:
+            return self.book.screen("night_refused")
+        return self.book.error(violation.code, violation.params)
+
+    def _reject(self, message: str, source: Source, shown: str | None = None) -> None:
+        """A refused input: ``message`` for scripts and tests, ``shown`` on the screen."""
         self.rejections.append(message)
-        self.screen.message(f"✗ {message}")
+        self.screen.message(f"✗ {shown or message}")
         for hook in self.events.on_reject:
             hook(message, source)
-        if source == "keypad":
+        if source == Source.KEYPAD:
             self.cues.play(Cue.REJECT)
 
     def _voice_stop(self, token: int) -> bool:
@@ -343,7 +320,7 @@ class Host:
             return False
         if self.state is None or not self.state.speech_running:
             return False
-        return self.submit(EndSpeech(source="voice"), source="voice")
+        return self.submit(EndSpeech(), source=Source.VOICE)
 
     def _keypad_status(self, connected: bool) -> None:
         if connected == self.keypad_connected:
@@ -392,10 +369,10 @@ class Host:
             try:
                 if timer.warn_at is not None and not timer.warned and deadline == timer.warn_at:
                     timer.warned = True
-                    self.submit(TimerWarning(timer.timer_id), source="timer")
+                    self.submit(TimerWarning(timer.timer_id), source=Source.TIMER)
                 else:
                     self.timer = None
-                    self.submit(TimeUp(timer.timer_id), source="timer")
+                    self.submit(TimeUp(timer.timer_id), source=Source.TIMER)
             finally:
                 self._cue_at = None
 
@@ -449,6 +426,8 @@ class Host:
             self.listener.deafen_until(self.speaker.busy_until())
 
     def _carry_out(self, effects: list[Effect]) -> None:
+        if self.state is not None:  # the effects belong to the phase the game is now in
+            self.screen.follow(self.state.phase.is_night)
         for effect in effects:
             match effect:
                 case Say(key, params):
@@ -517,16 +496,3 @@ class Host:
 def _revealed(before: GameState, after: GameState) -> bool:
     """Did this step send a player away (and so reveal a role to the table)?"""
     return len(after.record["departures"]) > len(before.record["departures"])
-
-
-__all__ = [
-    "Background",
-    "Command",
-    "Host",
-    "KeypadStatus",
-    "Quit",
-    "Submit",
-    "TogglePause",
-    "Undo",
-    "VoiceStop",
-]

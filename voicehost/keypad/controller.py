@@ -54,10 +54,10 @@ from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Input, Miss, VoteCount
 from voicehost.game.model import Cue, Seat
-from voicehost.host.loop import Command, KeypadStatus, Submit, Undo
+from voicehost.host.commands import Command, Deliver, KeypadStatus, Source, Submit, Undo
 from voicehost.ports import Clock, CuePlayer, Key, Keypad
 
-SOURCE = "keypad"
+SOURCE = Source.KEYPAD
 MAX_DIGITS = 2  # seats go up to 13 and counts up to 12
 
 DIGITS = {
@@ -128,7 +128,7 @@ def question_of(prompt: Prompt) -> tuple[PromptKind, Seat | None, bool]:
 
 
 class KeypadController:
-    """Turns ``Key`` presses into host commands; call ``on_key`` from the keypad's thread."""
+    """Turns ``Key`` presses into host commands; runs on the host loop's thread."""
 
     def __init__(
         self,
@@ -186,7 +186,7 @@ class KeypadController:
             self._submit(Miss())
         elif key is Key.END_SPEECH:
             self._entry = Entry()
-            self._submit(EndSpeech(source="key"))
+            self._submit(EndSpeech())
 
     def _current_prompt(self) -> Prompt:
         try:
@@ -247,14 +247,14 @@ class KeypadController:
         if number is None and sent is not None and self._clock.now() - sent < CONFIRM_GUARD:
             self._reject()  # a bounced or doubled Enter must not skip the pause for corrections
         elif number is None:
-            self._submit(EndSpeech(source="key"))  # "the count is right"
+            self._submit(EndSpeech())  # "the count is right"
         else:
             self._reject()  # the counts are in: a miscount is taken back with UNDO, not retyped
 
     def _nominate_during_speech(self, number: int | None) -> None:
         self._entry = Entry()
         if number is None:
-            self._submit(EndSpeech(source="key"))  # "I am done"
+            self._submit(EndSpeech())  # "I am done"
         else:
             self._seat_or_reject(number, lambda seat: self._submit(EnterSeats((seat,))))
 
@@ -302,7 +302,18 @@ def attach_keypad(
     *,
     entry_timeout_seconds: float = 8.0,
 ) -> KeypadController:
-    """Start ``keypad`` with a controller that posts to ``host``; returns the controller."""
+    """Start ``keypad`` with a controller that posts to ``host``; returns the controller.
+
+    The keypad's thread only posts each raw key; the controller, which asks the game what it
+    wants (``host.prompt()``), runs when the loop hands the key on, on the loop's thread.
+    """
     controller = KeypadController(host, cues, clock, entry_timeout_seconds=entry_timeout_seconds)
-    keypad.start(controller.on_key, controller.on_status)
+
+    def on_key(key: Key) -> None:
+        host.post(Deliver(lambda: controller.on_key(key)))
+
+    def on_status(connected: bool) -> None:
+        host.post(Deliver(lambda: controller.on_status(connected)))
+
+    keypad.start(on_key, on_status)
     return controller

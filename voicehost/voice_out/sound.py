@@ -6,11 +6,11 @@ placed on one sample timeline (``voice_out.mixer``) and pulled block by block by
 - ``DeviceBackend``: one sounddevice ``OutputStream`` with a callback, on the default device
   or ``audio.output_device``. Each callback tells the timeline when its block will be heard,
   so a clip queued for clock time *t* is heard at *t*.
-  With a ``FakeClock`` (scripted games, tests) it runs in *lockstep*: the callback waits until
+  With ``lockstep`` (a clock that jumps: scripted games, tests) the callback waits until
   the script's clock is past the block, so a device that is not real time (the ALSA file
   device) still records every sound at its clock time.
 - ``PacedBackend``: no sound card, but ``--audio-out``: a thread renders at real-time pace.
-- offline (``FakeClock`` without a device): nothing plays; ``close()`` renders the timeline
+- offline (``lockstep`` without a device): nothing plays; ``close()`` renders the timeline
   to the recording. ``voicehost play --script --audio-out`` and ``voicehost demo`` use it.
 
 ``--audio-out FILE.wav`` records exactly what the mixer hands to the device (a writer thread
@@ -32,7 +32,6 @@ from typing import Any, TextIO
 import numpy as np
 
 from voicehost.clips import Clip, Samples, resample, to_int16
-from voicehost.clock import FakeClock
 from voicehost.errors import DeviceError
 from voicehost.game.model import Cue
 from voicehost.ports import Clock, Utterance
@@ -390,8 +389,12 @@ def open_sound_output(
     audio_out: Path | None = None,
     echo: TextIO | None = None,
     block_frames: int = BLOCK_FRAMES,
+    lockstep: bool = False,
 ) -> SoundOutput:
     """A SoundOutput on the sound card, or without one (see the module text).
+
+    ``lockstep`` is for a clock that jumps (a scripted game, a test): the card then plays each
+    block only when the clock has reached it, and without a card nothing is paced.
 
     Raises DeviceError when a device is wanted and there is none and nothing is recorded;
     with ``audio_out`` a missing device is reported once and the game is still recorded.
@@ -400,7 +403,7 @@ def open_sound_output(
     output = SoundOutput(
         clock, library, cue_clips(rate, cue_volume), rate=rate, recorder=recorder, echo=echo
     )
-    fake = isinstance(clock, FakeClock)
+    fake = lockstep
     if not use_device:
         if not fake:
             PacedBackend(output, block_frames)

@@ -1,0 +1,80 @@
+"""The screen faces the table: nothing typed or refused at night may be readable by day.
+
+Two games differ only in their nights (who the mafia, the Commissar and the Doctor are, what
+the Commissar checks, a refused entry); their days are typed alike. Every line goes through the
+console's own line handler (the path of `voicehost play`), and the whole screen is rendered
+after each one. Every day-time screen of the two games must be identical.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from voicehost import config
+from voicehost.clock import FakeClock
+from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
+from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
+from voicehost.host.loop import Host
+from voicehost.phrases import PhraseBook
+
+NIGHT0_A = ["2 5 9", "wait", "4", "wait", "7", "wait"]
+# Another table: other seats, a Commissar who first types a mafia seat (refused: «already the
+# mafia» would be a free check), a stray `,` and a seat that does not exist.
+NIGHT0_B = ["1 3 6", "wait", "3", ",", "14", "8", "wait", "10", "wait"]
+DAY1 = ["f 2", "wait", "4", ".", "wait", "6", ".", "status", "help", "zzz"]
+
+
+def screens(language: str, lines: list[str]) -> list[tuple[bool, list[str]]]:
+    """(night?, the whole screen) after every line."""
+    settings = config.load(None)
+    settings = settings.__class__(**{**settings.__dict__, "language": language})
+    book = PhraseBook.load(language)
+    clock = FakeClock()
+    screen = LogScreen()
+    host = Host(
+        settings,
+        book,
+        clock,
+        speaker=TextSpeaker(clock),
+        cues=SilentCues(),
+        private=ScreenPrivateChannel(screen, book=book),
+        screen=screen,
+    )
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    shown: list[tuple[bool, list[str]]] = []
+    for line in lines:
+        if line == "wait":
+            host.wait_timer()
+        else:
+            handler.line(line)
+        host.process_pending()
+        assert host.state is not None
+        night = host.state.phase.is_night
+        shown.append((night, [text for text, _ in screen_rows(host, screen, "", 40)]))
+    return shown
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_no_day_screen_shows_anything_of_the_night(language: str) -> None:
+    game_a = screens(language, NIGHT0_A + DAY1)
+    game_b = screens(language, NIGHT0_B + DAY1)
+    days_a = [rows for night, rows in game_a if not night]
+    days_b = [rows for night, rows in game_b if not night]
+    assert len(days_a) == len(DAY1) + 1  # the Doctor's window ends the night
+    for index, (rows_a, rows_b) in enumerate(zip(days_a, days_b, strict=True)):
+        assert rows_a == rows_b, f"day screen {index} differs"
+    for rows in days_a + days_b:
+        text = "\n".join(rows)
+        assert "•" not in text  # no night entry, not even as dots
+        assert "2 5 9" not in text and "1 3 6" not in text
+
+
+def test_night_entries_are_dots_and_refusals_name_no_seat() -> None:
+    game = screens("ru", NIGHT0_B)
+    night_text = "\n".join("\n".join(rows) for night, rows in game if night)
+    assert "> •••••" in night_text  # "1 3 6" as dots
+    assert "1 3 6" not in night_text
+    assert "уже записан" not in night_text  # no «already written down as the mafia»
+    assert "Места номер 14 нет" not in night_text
+    assert "Ввод не принят" in night_text

@@ -1,0 +1,1 @@
+"""Fakes of the ports and the one harness tests and benches build a table with."""
