@@ -186,6 +186,7 @@ class CursesUI:
         self.buffer = ""
         self._escape = ""  # an escape sequence (an arrow key) being skipped
         self._window: Any = None
+        self._shown: list[tuple[str, str]] = []
 
     def run(self) -> None:
         curses.wrapper(self._main)
@@ -233,20 +234,26 @@ class CursesUI:
                 self.buffer += char
 
     def draw(self) -> None:
-        """Draw the screen (on the loop's thread, after every command and tick)."""
+        """Draw the screen (on the loop's thread, after every command and tick); a screen that
+        has not changed is not sent to the terminal again, so typing never waits for a redraw."""
         window = self._window
         if window is None:
             return
         size = os.get_terminal_size(sys.__stdout__.fileno()) if sys.__stdout__ else None
         if size is not None and curses.is_term_resized(size.lines, size.columns):
             curses.resizeterm(size.lines, size.columns)
+            self._shown = []
         height, width = window.getmaxyx()
-        window.erase()
         rows = screen_rows(self.host, self.screen, self.buffer, height)
+        if rows == self._shown:
+            return
+        self._shown = rows
+        window.erase()
         for row, (text, style) in enumerate(rows):
             attribute = {"bold": curses.A_BOLD, "reverse": curses.A_REVERSE}.get(style, 0)
             with contextlib.suppress(curses.error):  # a tiny window's last cell cannot be written
                 window.addnstr(row, 0, text, max(1, width - 1), attribute)
+        window.move(len(rows) - 1, min(width - 1, 2 + len(rows[-1][0]) - 2))
         window.refresh()
 
 

@@ -1,0 +1,272 @@
+"""Benchmark: the path people use, `voicehost play` at a terminal with a keypad.
+
+    .venv/bin/python bench/bench_interactive.py            # 30 s discussion, 3 speeches
+    .venv/bin/python bench/bench_interactive.py --speeches 8 --discussion 180
+
+The full-screen view (``CursesUI``, drawn after every command) runs in a pseudo-terminal, on
+the real ``Host.run`` loop with voicehost's SoundOutput on a simulated sound card
+(``soundcard_sim.py``: ``--latency`` s output latency, a crystal ``--ppm`` fast). Every entry
+of the game comes from a simulated USB keypad whose thread posts raw keys exactly as the evdev
+adapter does (``attach_keypad``), at random moments; meanwhile keys are typed into the terminal.
+
+Figures:
+- cue onset error: when each cue is really heard on the card - its deadline;
+- key to handled: from the keypad thread's key press to the key controller running on the loop's
+  thread, and from a byte written to the terminal to the view handling it (p50, p99, max).
+
+Targets (issue: one loop): cue onset median <= 2 ms; key to handled p99 <= 5 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import pty
+import random
+import select
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_cue_onset import Witness  # noqa: E402
+from soundcard_sim import SimulatedCard  # noqa: E402
+
+from voicehost import config  # noqa: E402
+from voicehost.clock import MonotonicClock  # noqa: E402
+from voicehost.console.terminal import CursesUI, LogScreen  # noqa: E402
+from voicehost.console.text import ScreenPrivateChannel  # noqa: E402
+from voicehost.game.effects import PromptKind  # noqa: E402
+from voicehost.game.model import Cue  # noqa: E402
+from voicehost.host.commands import Quit  # noqa: E402
+from voicehost.host.loop import Host  # noqa: E402
+from voicehost.keypad import controller as keypad_controller  # noqa: E402
+from voicehost.phrases import PhraseBook  # noqa: E402
+from voicehost.ports import Key  # noqa: E402
+from voicehost.voice_out.cues import cue_clips  # noqa: E402
+from voicehost.voice_out.mixer import Lane  # noqa: E402
+from voicehost.voice_out.sound import SoundOutput  # noqa: E402
+from voicehost.voice_out.speech import speech_library  # noqa: E402
+
+DIGIT_KEYS = {str(n): getattr(Key, f"D{n}") for n in range(10)}
+
+
+class SimulatedKeypad:
+    """The Keypad port, pressed by a person: a thread presses each key after a random pause,
+    calling the adapter's callback as the evdev thread does, and notes when it pressed it."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.on_key: Callable[[Key], None] | None = None
+        self.random = random.Random(seed)
+        self.pressed: list[float] = []
+        self._lock = threading.Lock()
+
+    def start(self, on_key: Callable[[Key], None], on_status: Callable[[bool], None]) -> None:
+        self.on_key = on_key
+
+    def type(self, text: str) -> None:
+        """Press ``text`` (digits, ``E`` for Enter) on the keypad's own thread."""
+        threading.Thread(target=self._press, args=(text,), daemon=True).start()
+
+    def _press(self, text: str) -> None:
+        for char in text:
+            time.sleep(self.random.uniform(0.08, 0.3))
+            key = Key.ENTER if char == "E" else DIGIT_KEYS[char]
+            assert self.on_key is not None
+            with self._lock:  # one press at a time, noted in the order it is posted
+                self.pressed.append(time.monotonic())
+                self.on_key(key)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class Table:
+    """Plays the table's part from the loop: answers each question once, on the keypad."""
+
+    def __init__(self, host: Host, keypad: SimulatedKeypad, speeches: int) -> None:
+        self.host = host
+        self.keypad = keypad
+        self.speeches = speeches
+        self.answered: set[tuple[PromptKind, int | None]] = set()
+        self.nominations = 0
+
+    def __call__(self) -> None:
+        prompt = self.host.prompt()
+        asked = (prompt.kind, prompt.subject)
+        if asked in self.answered:
+            return
+        if prompt.kind is PromptKind.REGISTER_MAFIA:
+            self.keypad.type("2E5E9E")
+        elif prompt.kind is PromptKind.REGISTER_COMMISSAR:
+            self.keypad.type("4E")
+        elif prompt.kind is PromptKind.REGISTER_DOCTOR:
+            self.keypad.type("7E")
+        elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
+            self.nominations += 1
+            if self.nominations > self.speeches:
+                self.host.post(Quit())
+                return
+            self.keypad.type("1E" if prompt.subject != 1 else "2E")
+        else:
+            return
+        self.answered.add(asked)
+
+
+def child(args: argparse.Namespace, report_path: Path) -> None:
+    """The host, as `voicehost play` runs it, inside the pseudo-terminal."""
+    settings = config.load(args.config)
+    settings = dataclasses.replace(
+        settings,
+        timers=dataclasses.replace(settings.timers, discussion_seconds=args.discussion),
+        night=dataclasses.replace(
+            settings.night,
+            registration_window_seconds=3,
+            commissar_window_seconds=3,
+            doctor_window_seconds=3,
+        ),
+    )
+    book = PhraseBook.load(settings.language)
+    library = speech_library(settings)
+    library.prepare(book.all_segments())
+    rate = settings.audio.sample_rate
+    clock = MonotonicClock()
+    output = SoundOutput(clock, library, cue_clips(rate, settings.audio.cue_volume), rate=rate)
+    card = SimulatedCard(
+        output, latency=args.latency, ppm=args.ppm, block_frames=settings.audio.block_frames
+    )
+    witness = Witness(output)
+    screen = LogScreen()
+    host = Host(
+        settings,
+        book,
+        clock,
+        speaker=witness,
+        cues=witness,
+        private=ScreenPrivateChannel(screen, book=book),
+        screen=screen,
+    )
+    handled: list[float] = []
+    real_on_key = keypad_controller.KeypadController.on_key
+
+    def timed_on_key(self: Any, key: Key) -> None:
+        handled.append(time.monotonic())
+        real_on_key(self, key)
+
+    keypad_controller.KeypadController.on_key = timed_on_key  # type: ignore[method-assign]  # the bench's stopwatch
+    keypad = SimulatedKeypad()
+    keypad_controller.attach_keypad(keypad, host, witness, clock)
+    table = Table(host, keypad, args.speeches)
+    typed: list[float] = []
+
+    class TimedUI(CursesUI):
+        def typed(self, text: str) -> None:
+            now = time.monotonic()
+            typed.extend(now for _ in text)
+            super().typed(text)
+
+        def draw(self) -> None:
+            super().draw()
+            table()
+
+    host.start()
+    TimedUI(host, screen, lambda: "").run()
+    card.close()
+    errors = [  # the timed cues; a key's acknowledgement has no deadline but "now"
+        card.was_heard_at(placement.start) - deadline
+        for cue, deadline, placement in witness.cues
+        if cue not in (Cue.KEY_ACK, Cue.REJECT)
+    ]
+    voice_ends = [p.end for p in output.placements() if p.lane is Lane.VOICE]
+    report_path.write_text(
+        json.dumps(
+            {
+                "cue_errors": errors,
+                "pressed": keypad.pressed,
+                "handled": handled,
+                "typed": typed,
+                "announcements": len(voice_ends),
+            }
+        )
+    )
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--speeches", type=int, default=3, help="15 s speeches in the chain")
+    parser.add_argument("--discussion", type=float, default=30.0, help="discussion (s)")
+    parser.add_argument("--latency", type=float, default=0.012, help="card output latency (s)")
+    parser.add_argument("--ppm", type=float, default=100.0, help="the card's crystal error")
+    parser.add_argument("--config", default=None)
+    args = parser.parse_args()
+    report_path = Path(tempfile.mkdtemp(prefix="voicehost-bench-")) / "report.json"
+    pid, master = pty.fork()
+    if pid == 0:  # the child: stdin and stdout are the terminal
+        os.environ["TERM"] = "xterm-256color"
+        try:
+            child(args, report_path)
+        finally:
+            os._exit(0)
+    written: list[float] = []
+    rng = random.Random(11)
+    next_key = time.monotonic() + 5.0
+    started = time.monotonic()
+    print(
+        f"A {args.discussion:.0f} s discussion and {args.speeches} speeches of 15 s at the "
+        f"full-screen view in a pseudo-terminal, keypad entries, typing meanwhile..."
+    )
+    while True:
+        try:
+            ready, _, _ = select.select([master], [], [], 0.02)
+            if ready:
+                os.read(master, 65536)  # drain the screen, as a terminal would
+        except OSError:
+            break
+        now = time.monotonic()
+        if now >= next_key:
+            char = b"x" if len(written) % 2 == 0 else b"\x7f"  # type, then rub out
+            written.append(time.monotonic())
+            os.write(master, char)
+            next_key = now + rng.uniform(0.2, 0.6)
+        done, _ = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+    data = json.loads(report_path.read_text())
+    errors = [e * 1000 for e in data["cue_errors"]]
+    keypad = [(h - p) * 1000 for p, h in zip(data["pressed"], data["handled"], strict=False)]
+    typing = [(t - w) * 1000 for w, t in zip(written, data["typed"], strict=False)]
+    print(f"played {time.monotonic() - started:.0f} s, {data['announcements']} announcements\n")
+    print(
+        f"cue onset error: median {statistics.median(errors):.2f} ms, "
+        f"min {min(errors):.2f}, max {max(errors):.2f} over {len(errors)} cues"
+    )
+    for name, values in (("keypad key", keypad), ("terminal key", typing)):
+        print(
+            f"{name} -> handled on the loop: p50 {percentile(values, 0.5):.2f} ms, "
+            f"p99 {percentile(values, 0.99):.2f} ms, max {max(values):.2f} ms over {len(values)}"
+        )
+    met = (
+        abs(statistics.median(errors)) <= 2.0
+        and percentile(keypad, 0.99) <= 5.0
+        and percentile(typing, 0.99) <= 5.0
+    )
+    print(f"targets (cue median <= 2 ms, key p99 <= 5 ms): {'met' if met else 'NOT met'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
