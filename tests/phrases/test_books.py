@@ -47,11 +47,16 @@ def test_books_have_the_same_keys(books: dict[str, PhraseBook]) -> None:
     assert english.error_codes() == russian.error_codes()
     assert english.words().keys() == russian.words().keys()
     assert english.phases().keys() == russian.phases().keys()
+    assert english.screen_keys() == russian.screen_keys()
 
 
 def test_books_have_the_same_placeholders(books: dict[str, PhraseBook]) -> None:
     russian, english = books["ru"], books["en"]
-    for section, keys in (("phrases", russian.keys()), ("errors", russian.error_codes())):
+    for section, keys in (
+        ("phrases", russian.keys()),
+        ("errors", russian.error_codes()),
+        ("screen", russian.screen_keys()),
+    ):
         for key in keys:
             assert shape(english, key, section) == shape(russian, key, section), key
 
@@ -83,6 +88,12 @@ def test_every_error_renders(book: PhraseBook) -> None:
     for code in book.error_codes():
         text = book.error(code, sample_params(book, code, "errors", number=2))
         assert text and "{" not in text and "}" not in text, code
+
+
+def test_every_screen_text_renders(book: PhraseBook) -> None:
+    for key in book.screen_keys():
+        text = book.screen(key, sample_params(book, key, "screen", number=2))
+        assert text and "{" not in text and "}" not in text, key
 
 
 def test_fixed_pieces_are_keyed_by_phrase_and_position(books: dict[str, PhraseBook]) -> None:

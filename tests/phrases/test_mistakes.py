@@ -82,6 +82,8 @@ errors:
   seat_left: "Player {seat} has left."
 phases:
   vote: "vote"
+screen:
+  paused: "PAUSED"
 """
 
 

@@ -81,7 +81,7 @@ def run_script(
     def report(number: int, message: str) -> None:
         errors.append(f"line {number}: {message}")
         if out is not None:
-            print(f"  (script line {number}) {message}", file=out)
+            print(host.book.screen("script_line", {"line": number, "text": message}), file=out)
 
     for number, line in enumerate(lines, start=1):
         host.process_pending()
@@ -93,7 +93,7 @@ def run_script(
         if action is None:
             continue
         if host.over:
-            report(number, "the game is already over")
+            report(number, host.book.error("game_over"))
             break
         try:
             if isinstance(action, Wait):
