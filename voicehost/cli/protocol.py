@@ -8,9 +8,8 @@ from typing import Any
 from voicehost.cli import session
 from voicehost.cli.play import settings_for
 from voicehost.errors import VoicehostError
-from voicehost.game.engine import Engine
 from voicehost.host import protocol
-from voicehost.host.journal import effective_entries, read, settings_from_record
+from voicehost.host.replay import replay_journal
 
 
 def register(subparsers: Any) -> None:
@@ -28,13 +27,7 @@ def run(args: argparse.Namespace) -> int:
     path = session.find_journal(settings, args.journal)
     if path is None:
         raise VoicehostError("no journal given and no unfinished game found")
-    header, entries = read(path)
-    engine = Engine(settings_from_record(settings, header["game"], path).game)
-    state, _ = engine.new_game()
-    for entry in effective_entries(entries):
-        assert entry.event is not None  # undo entries are gone
-        state, _ = engine.step(state, entry.event)
-    data = protocol.build(state)
+    data = protocol.build(replay_journal(settings, path).state)
     print(protocol.to_json(data) if args.json else protocol.to_table(data))
     folder = settings.path(settings.storage.protocol_dir)
     json_path, text_path = protocol.write(data, folder, path.stem)

@@ -52,11 +52,9 @@ from voicehost.host.commands import (
 )
 from voicehost.host.journal import (
     Journal,
-    effective_entries,
     mark_finished,
-    read,
-    settings_from_record,
 )
+from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
 
@@ -79,14 +77,6 @@ class RunningTimer:
     ends_at: float
     warn_at: float | None
     warned: bool = False
-
-
-@dataclass
-class _Accepted:
-    event: Input
-    source: Source
-    phase_before: Phase
-    revealed: bool = False  # a player left and the table heard their role: no taking it back
 
 
 @dataclass
@@ -128,7 +118,7 @@ class Host:
         self.engine = Engine(settings.game)
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
-        self.accepted: list[_Accepted] = []
+        self.accepted: list[Accepted] = []
         self.transcript: list[str] = []
         self.rejections: list[str] = []
         self.timer: RunningTimer | None = None
@@ -158,32 +148,18 @@ class Host:
         """Rebuild the exact state from the journal and carry on from the current step."""
         if self.journal_path is None:
             raise VoicehostError("resume needs a journal")
-        header, entries = read(self.journal_path)
-        self.settings = settings_from_record(self.settings, header["game"], self.journal_path)
-        self.engine = Engine(self.settings.game)
-        self.state = self._replay(entries)
+        replayed = replay_journal(self.settings, self.journal_path)
+        self.settings, self.engine = replayed.settings, replayed.engine
+        self.state, self.accepted = replayed.state, replayed.accepted
         self._journal = Journal.reopen(self.journal_path)
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
 
-    def _replay(self, entries: list[Any]) -> GameState:
-        self.accepted = [
-            _Accepted(entry.event, Source.named(entry.source), Phase.GAME_OVER)
-            for entry in effective_entries(entries)
-            if entry.event is not None
-        ]
-        return self._rebuild()
-
     def _rebuild(self) -> GameState:
         """The state after every accepted input, noting the phase each was entered in."""
-        state, _ = self.engine.new_game()
-        for index, item in enumerate(self.accepted):
-            after, _ = self.engine.step(state, item.event)
-            revealed = _revealed(state, after)
-            self.accepted[index] = _Accepted(item.event, item.source, state.phase, revealed)
-            state = after
+        state, self.accepted = replay(self.engine, [(a.event, a.source) for a in self.accepted])
         return state
 
     def close(self) -> None:
@@ -246,7 +222,7 @@ class Host:
         if self._journal is not None:
             self._journal.append(event, source)
         self.accepted.append(
-            _Accepted(event, source, self.state.phase, _revealed(self.state, new_state))
+            Accepted(event, source, self.state.phase, revealed(self.state, new_state))
         )
         self.state = new_state
         self._carry_out(effects)
@@ -491,8 +467,3 @@ class Host:
             return None
         now = self.paused_at if self.paused_at is not None else self.clock.now()
         return max(0.0, self.timer.ends_at - max(now, self.timer.starts_at))
-
-
-def _revealed(before: GameState, after: GameState) -> bool:
-    """Did this step send a player away (and so reveal a role to the table)?"""
-    return len(after.record["departures"]) > len(before.record["departures"])

@@ -1,0 +1,71 @@
+"""A game is its list of inputs: replaying them through the engine rebuilds the state exactly.
+
+One replay serves the live host (after an undo, and on resume), `voicehost protocol` and the
+tests, so none of them can disagree about what a journal holds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from voicehost.config import Settings
+from voicehost.game.engine import Engine
+from voicehost.game.inputs import Input
+from voicehost.game.model import Phase
+from voicehost.game.state import GameState
+from voicehost.host.commands import Source
+from voicehost.host.journal import effective_entries, read, settings_from_record
+
+
+@dataclass(frozen=True)
+class Accepted:
+    """An input the game took, where it came from, and what it did to the table."""
+
+    event: Input
+    source: Source
+    phase_before: Phase = Phase.GAME_OVER
+    revealed: bool = False  # a player left and the table heard their role: no taking it back
+
+
+def revealed(before: GameState, after: GameState) -> bool:
+    """Did this step send a player away (and so reveal a role to the table)?"""
+    return len(after.record["departures"]) > len(before.record["departures"])
+
+
+def replay(
+    engine: Engine, inputs: Iterable[tuple[Input, Source]]
+) -> tuple[GameState, list[Accepted]]:
+    """The state after ``inputs``, each noted with the phase it was entered in."""
+    state, _ = engine.new_game()
+    accepted: list[Accepted] = []
+    for event, source in inputs:
+        after, _ = engine.step(state, event)
+        accepted.append(Accepted(event, source, state.phase, revealed(state, after)))
+        state = after
+    return state, accepted
+
+
+@dataclass(frozen=True)
+class Replayed:
+    """A journal read back: the rules it was played by, and the game as it stands."""
+
+    settings: Settings
+    engine: Engine
+    state: GameState
+    accepted: list[Accepted]
+
+
+def replay_journal(settings: Settings, path: Path) -> Replayed:
+    """Read the journal at ``path`` and replay it by the rules its header recorded."""
+    header, entries = read(path)
+    recorded = settings_from_record(settings, header["game"], path)
+    engine = Engine(recorded.game)
+    inputs = [
+        (entry.event, Source.named(entry.source))
+        for entry in effective_entries(entries)
+        if entry.event is not None
+    ]
+    state, accepted = replay(engine, inputs)
+    return Replayed(recorded, engine, state, accepted)
