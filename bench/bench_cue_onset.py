@@ -123,19 +123,13 @@ class Table:
         self.answered.add(asked)
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--speeches", type=int, default=8, help="15 s speeches in the chain")
-    parser.add_argument(
-        "--latency", type=float, default=0.012, help="the card's output latency (s)"
-    )
-    parser.add_argument("--ppm", type=float, default=100.0, help="the card's crystal error")
-    parser.add_argument("--quick", action="store_true", help="30 s discussion, 3 speeches")
-    parser.add_argument("--config", default=None)
-    args = parser.parse_args()
-    settings = config.load(args.config)
-    discussion = 30.0 if args.quick else settings.timers.discussion_seconds
-    speeches = 3 if args.quick else args.speeches
+def sound_on_a_card(
+    config_path: str | None, discussion: float, latency: float, ppm: float
+) -> tuple[config.Settings, PhraseBook, SoundOutput, SimulatedCard]:
+    """The bench's table: config.yaml with short night-0 windows and the given discussion,
+    its phrase book with every piece rendered, and voicehost's sound output on a simulated
+    card with ``latency`` and a crystal ``ppm`` fast."""
+    settings = config.load(config_path)
     settings = dataclasses.replace(
         settings,
         timers=dataclasses.replace(settings.timers, discussion_seconds=discussion),
@@ -152,14 +146,28 @@ def main() -> int:
     rate = settings.audio.sample_rate
     clock = MonotonicClock()
     output = SoundOutput(clock, library, cue_clips(rate, settings.audio.cue_volume), rate=rate)
-    card = SimulatedCard(
-        output, latency=args.latency, ppm=args.ppm, block_frames=settings.audio.block_frames
+    card = SimulatedCard(output, latency=latency, ppm=ppm, block_frames=settings.audio.block_frames)
+    return settings, book, output, card
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--speeches", type=int, default=8, help="15 s speeches in the chain")
+    parser.add_argument(
+        "--latency", type=float, default=0.012, help="the card's output latency (s)"
     )
+    parser.add_argument("--ppm", type=float, default=100.0, help="the card's crystal error")
+    parser.add_argument("--quick", action="store_true", help="30 s discussion, 3 speeches")
+    parser.add_argument("--config", default=None)
+    args = parser.parse_args()
+    discussion = 30.0 if args.quick else float(config.load(args.config).timers.discussion_seconds)
+    speeches = 3 if args.quick else args.speeches
+    settings, book, output, card = sound_on_a_card(args.config, discussion, args.latency, args.ppm)
     witness = Witness(output)
     host = Host(
         settings,
         book,
-        clock,
+        output.clock,
         speaker=witness,
         cues=witness,
         private=ScreenPrivateChannel(None),

@@ -20,7 +20,6 @@ Targets (issue: one loop): cue onset median <= 2 ms; key to handled p99 <= 5 ms.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import pty
@@ -38,11 +37,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_cue_onset import Witness  # noqa: E402
-from soundcard_sim import SimulatedCard  # noqa: E402
+from bench_cue_onset import Witness, sound_on_a_card  # noqa: E402
 
-from voicehost import config  # noqa: E402
-from voicehost.clock import MonotonicClock  # noqa: E402
 from voicehost.console.terminal import CursesUI, LogScreen  # noqa: E402
 from voicehost.console.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.game.effects import PromptKind  # noqa: E402
@@ -50,12 +46,8 @@ from voicehost.game.model import Cue  # noqa: E402
 from voicehost.host.commands import Quit  # noqa: E402
 from voicehost.host.loop import Host  # noqa: E402
 from voicehost.keypad import controller as keypad_controller  # noqa: E402
-from voicehost.phrases import PhraseBook  # noqa: E402
 from voicehost.ports import Key  # noqa: E402
-from voicehost.voice_out.cues import cue_clips  # noqa: E402
 from voicehost.voice_out.mixer import Lane  # noqa: E402
-from voicehost.voice_out.sound import SoundOutput  # noqa: E402
-from voicehost.voice_out.speech import speech_library  # noqa: E402
 
 DIGIT_KEYS = {str(n): getattr(Key, f"D{n}") for n in range(10)}
 
@@ -124,26 +116,10 @@ class Table:
 
 def child(args: argparse.Namespace, report_path: Path) -> None:
     """The host, as `voicehost play` runs it, inside the pseudo-terminal."""
-    settings = config.load(args.config)
-    settings = dataclasses.replace(
-        settings,
-        timers=dataclasses.replace(settings.timers, discussion_seconds=args.discussion),
-        night=dataclasses.replace(
-            settings.night,
-            registration_window_seconds=3,
-            commissar_window_seconds=3,
-            doctor_window_seconds=3,
-        ),
+    settings, book, output, card = sound_on_a_card(
+        args.config, args.discussion, args.latency, args.ppm
     )
-    book = PhraseBook.load(settings.language)
-    library = speech_library(settings)
-    library.prepare(book.all_segments())
-    rate = settings.audio.sample_rate
-    clock = MonotonicClock()
-    output = SoundOutput(clock, library, cue_clips(rate, settings.audio.cue_volume), rate=rate)
-    card = SimulatedCard(
-        output, latency=args.latency, ppm=args.ppm, block_frames=settings.audio.block_frames
-    )
+    clock = output.clock
     witness = Witness(output)
     screen = LogScreen()
     host = Host(

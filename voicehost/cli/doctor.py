@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib
 import io
 import json
 import math
@@ -45,7 +44,6 @@ LOUD_DBFS = -3.0
 LOW_DISK_BYTES = 200 * 1024 * 1024
 TIGHT_DISK_BYTES = 1024 * 1024 * 1024
 VOICES = {"ru": "zle/ru", "en": "gmw/en"}
-MODEL_PARTS = ("am", "conf")
 
 
 class Status(StrEnum):
@@ -107,12 +105,6 @@ def _detail_and_fix(exc: VoicehostError) -> tuple[str, str]:
     return detail, fix or "see the line above"
 
 
-def _device(name: str) -> int | str | None:
-    if not name:
-        return None
-    return int(name) if name.isdigit() else name
-
-
 def _run_with_timeout(job: Callable[[], Any], seconds: float) -> Any:
     """Run a device job on a thread; a device that hangs must not hang the doctor."""
     result: dict[str, Any] = {}
@@ -168,7 +160,9 @@ def check_sound_output(settings: Settings, options: Options) -> Finding:
         return Finding(name, Status.FAIL, *_detail_and_fix(exc))
     import numpy as np
 
-    device = _device(settings.audio.output_device)
+    from voicehost.voice_out.sound import device_setting  # numpy: not at `--help`
+
+    device = device_setting(settings.audio.output_device)
     rate = settings.audio.sample_rate
     try:
         sd.check_output_settings(device=device, channels=1, dtype="int16", samplerate=rate)
@@ -208,7 +202,9 @@ def check_microphone(settings: Settings, options: Options) -> Finding:
         sd = _import_sounddevice()
     except VoicehostError as exc:
         return Finding(name, Status.FAIL, *_detail_and_fix(exc))
-    device = _device(settings.audio.input_device)
+    from voicehost.voice_out.sound import device_setting  # numpy: not at `--help`
+
+    device = device_setting(settings.audio.input_device)
     try:
         sd.check_input_settings(device=device, channels=1, dtype="int16", samplerate=MIC_RATE)
     except Exception as exc:  # noqa: BLE001 - PortAudio raises several types for "no device"
@@ -318,7 +314,9 @@ def check_model(settings: Settings, options: Options) -> Finding:
         f"run `voicehost models fetch {settings.language}`, or copy a model zip on a USB stick "
         "and run `voicehost models install FILE.zip`"
     )
-    folder = _find_model(settings)
+    from voicehost.voice_in.models import find_model
+
+    folder = find_model(settings)
     if folder is None:
         where = settings.path(settings.listener.models_dir)
         return Finding(
@@ -344,40 +342,6 @@ def check_model(settings: Settings, options: Options) -> Finding:
     return Finding(name, Status.OK, f"{folder.name} knows the stop words {', '.join(words)}")
 
 
-def _voice_in_models() -> Any:
-    """The voice-in's model module (the game's own lookup and word list), if installed."""
-    try:
-        return importlib.import_module("voicehost.voice_in.models")
-    except ImportError:
-        return None
-
-
-def _find_model(settings: Settings) -> Path | None:
-    """The voice-in's own model lookup when it is there (the one the game uses), else ours."""
-    models = _voice_in_models()
-    return find_model(settings) if models is None else models.find_model(settings)
-
-
-def find_model(settings: Settings) -> Path | None:
-    """The model folder: ``listener.model`` by name, or one whose name has the language in it."""
-    root = settings.path(settings.listener.models_dir)
-    if settings.listener.model != "auto":
-        named = Path(settings.listener.model)
-        folder = named if named.is_absolute() else root / named
-        return folder if _is_model(folder) else None
-    if not root.is_dir():
-        return None
-    tag = f"-{settings.language}"
-    candidates = sorted(
-        folder for folder in root.iterdir() if _is_model(folder) and tag in folder.name
-    )
-    return candidates[-1] if candidates else None
-
-
-def _is_model(folder: Path) -> bool:
-    return folder.is_dir() and all((folder / part).is_dir() for part in MODEL_PARTS)
-
-
 def _stop_words(language: str) -> list[str]:
     from voicehost.phrases import PhraseBook
 
@@ -386,19 +350,13 @@ def _stop_words(language: str) -> list[str]:
 
 def missing_stop_words(folder: Path, words: list[str]) -> list[str]:
     """The words the model does not know: from its word list, or by asking Vosk itself."""
-    models = _voice_in_models()
-    if models is not None:
-        try:
-            known = set(models.model_vocabulary(folder))
-        except VoicehostError:
-            return _missing_by_vosk(folder, words)  # no readable word table: ask Vosk
-        return [word for word in words if word not in known]
-    listed = folder / "graph" / "words.txt"
-    if listed.is_file():
-        with listed.open(encoding="utf-8") as vocabulary:
-            known = {line.split(maxsplit=1)[0] for line in vocabulary if line.strip()}
-        return [word for word in words if word not in known]
-    return _missing_by_vosk(folder, words)
+    from voicehost.voice_in.models import model_vocabulary
+
+    try:
+        known = set(model_vocabulary(folder))
+    except VoicehostError:
+        return _missing_by_vosk(folder, words)  # no readable word table: ask Vosk
+    return [word for word in words if word not in known]
 
 
 def _missing_by_vosk(folder: Path, words: list[str]) -> list[str]:
