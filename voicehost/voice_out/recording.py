@@ -419,14 +419,14 @@ class JoinMeasure:
 def measure_join(first: Clip, second: Clip, gap_seconds: float) -> JoinMeasure:
     """Join ``first`` and ``second`` with ``gap_seconds`` of silence and measure the seam.
 
-    ``click`` is the largest jump between neighbouring samples within 5 ms of either edge of
+    ``click`` is the largest jump between neighbouring samples within 1 ms of either edge of
     the gap (a click is a jump far above the speech's own), ``level_step_db`` the difference of
     the pieces' gated loudness.
     """
     rate = first.rate
     gap = np.zeros(round(gap_seconds * rate), dtype=np.float32)
     joined = np.concatenate([first.samples, gap, second.samples])
-    near = round(0.005 * rate)
+    near = max(1, round(0.001 * rate))
     seams = (first.frames, first.frames + len(gap))
     steps = [
         float(np.max(np.abs(np.diff(joined[max(0, s - near) : s + near])), initial=0.0))
@@ -472,7 +472,11 @@ class Manifest:
     def new(cls, language: str, voice: str, fingerprints: dict[str, str]) -> Manifest:
         """A manifest for a pack started today for the current book."""
         return cls(
-            language, voice, date.today().isoformat(), book_version(fingerprints), fingerprints
+            language,
+            voice,
+            date.today().isoformat(),
+            book_version(fingerprints),
+            dict(fingerprints),
         )
 
     @classmethod
