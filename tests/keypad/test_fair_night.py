@@ -40,7 +40,7 @@ from voicehost.host.loop import Host
 from voicehost.keypad.controller import KeypadController
 from voicehost.keypad.led import LedPrivateChannel
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Key, Utterance
+from voicehost.ports import Key, Segment, Utterance
 from voicehost.clips import write_wav
 from voicehost.voice_out.masking import masking_sound
 from voicehost.voice_out.speech import SpeechLibrary
@@ -295,8 +295,8 @@ class PackVoice:
         self.library = SpeechLibrary(
             rate=RATE, target_dbfs=-18.0, cache=None, pack=VoicePack.load(folder)
         )
-        report = self.library.prepare(book.all_segments())
-        assert report.from_pack >= len(self.pieces)
+        report = self.library.prepare(Segment(p.key, p.text) for p in self.pieces)
+        assert report.from_pack == len(self.pieces)  # nothing synthesised
         self.clips: dict[str, np.ndarray] = {}
 
     def say(self, utterance: Utterance) -> np.ndarray:
