@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from voicehost.clips import write_wav
 from voicehost.clock import FakeClock
 from voicehost.config import NightSettings, Settings
 from voicehost.console.script import run_script
@@ -41,7 +42,6 @@ from voicehost.keypad.controller import KeypadController
 from voicehost.keypad.led import LedPrivateChannel
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Segment, Utterance
-from voicehost.clips import write_wav
 from voicehost.voice_out.masking import masking_sound
 from voicehost.voice_out.speech import SpeechLibrary
 from voicehost.voice_out.voicepack import VoicePack
