@@ -10,6 +10,10 @@ loop are placed on the timeline at the clock time the host asked for, and the ni
 * every night step lasts the same, and morning comes at the same moment, whether a role acts at
   once, late or not at all;
 * nothing said at night names a seat.
+
+Every proof runs twice: with the synthetic voice, and with a recorded voice pack (each piece a
+take of the espeak-ng voice with a room's hiss, trimmed and levelled by the recorder), where
+every night phrase has exactly one take.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from voicehost.clips import write_wav
 from voicehost.clock import FakeClock
 from voicehost.config import NightSettings, Settings
 from voicehost.console.script import run_script
@@ -36,8 +41,10 @@ from voicehost.host.loop import Host
 from voicehost.keypad.controller import KeypadController
 from voicehost.keypad.led import LedPrivateChannel
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Key, Utterance
+from voicehost.ports import Key, Segment, Utterance
 from voicehost.voice_out.masking import masking_sound
+from voicehost.voice_out.speech import SpeechLibrary
+from voicehost.voice_out.voicepack import VoicePack
 
 RATE = 22050
 KEY_GAP = 0.3  # seconds between two key presses of one entry
@@ -93,6 +100,9 @@ class EspeakVoice:
         self.engine.setProperty("voice", "zle/ru")
         self.clips: dict[str, np.ndarray] = {}
 
+    def say(self, utterance: Utterance) -> np.ndarray:
+        return self.render(utterance.text)
+
     def render(self, text: str) -> np.ndarray:
         if text not in self.clips:
             with tempfile.TemporaryDirectory() as folder:
@@ -144,7 +154,7 @@ class Timeline:
     # Speaker
     def say(self, utterance: Utterance) -> None:
         start = max(self.clock.now(), self._busy_until)
-        clip = self.voice.render(utterance.text)
+        clip = self.voice.say(utterance)
         self.placed.append(Placed(start, utterance.text, clip))
         self._busy_until = start + clip.size / RATE
 
@@ -260,9 +270,64 @@ def settings() -> Settings:
     return Settings(night=dataclasses.replace(NightSettings(), masking="noise"))
 
 
-@pytest.fixture(scope="module")
-def voice() -> EspeakVoice:
-    return EspeakVoice()
+class PackVoice:
+    """Speaks from a voice pack recorded with the recorder's own take checks, one take a piece."""
+
+    def __init__(self, folder: Path, espeak: EspeakVoice) -> None:
+        from voicehost.voice_out.recording import (
+            ArrayReader,
+            assess_take,
+            capture_take,
+            game_numbers,
+            game_pieces,
+            slot_seconds,
+        )
+
+        book = PhraseBook.load("ru")
+        self.pieces = game_pieces(book.all_segments(), game_numbers(13))
+        rng = np.random.default_rng(3)
+        for piece in self.pieces:
+            said = espeak.render(piece.text).astype(np.float64) / 32768 * 0.5
+            padded = np.concatenate([np.zeros(RATE // 2), said, np.zeros(RATE)])
+            padded += rng.normal(0, 10 ** (-58 / 20), len(padded))
+            reader = ArrayReader(np.round(np.clip(padded, -1, 1) * 32767).astype(np.int16), RATE)
+            slot = slot_seconds(piece.key, len(said) / RATE)
+            result = assess_take(capture_take(reader, slot * 2 + 1), slot, -18.0)
+            assert result.clip is not None, (piece.key, result.refusal)
+            write_wav(result.clip, folder / f"{piece.key}.wav")
+        self.library = SpeechLibrary(
+            rate=RATE, target_dbfs=-18.0, cache=None, pack=VoicePack.load(folder)
+        )
+        report = self.library.prepare(Segment(p.key, p.text) for p in self.pieces)
+        assert report.from_pack == len(self.pieces)  # nothing synthesised
+        self.clips: dict[str, np.ndarray] = {}
+
+    def say(self, utterance: Utterance) -> np.ndarray:
+        clip = self.library.utterance_clip(utterance)
+        samples = np.round(np.clip(clip.samples, -1, 1) * 32767).astype(np.int16)
+        if utterance.key.startswith("night."):
+            # one take per night phrase: the same utterance always sounds the same
+            assert np.array_equal(self.clips.get(utterance.text, samples), samples)
+        self.clips[utterance.text] = samples
+        return samples
+
+    def render(self, text: str) -> np.ndarray:
+        return self.clips[text]
+
+
+@pytest.fixture(scope="module", params=["synthetic", "voice pack"])
+def voice(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> EspeakVoice | PackVoice:
+    espeak = EspeakVoice()
+    if request.param == "synthetic":
+        return espeak
+    folder = tmp_path_factory.mktemp("pack")
+    made = PackVoice(folder, espeak)
+    night_files = [p for p in folder.iterdir() if p.name.startswith("night.")]
+    night_pieces = [p for p in made.pieces if p.key.startswith("night.")]
+    assert night_pieces and len(night_files) == len(night_pieces)  # one take each
+    return made
 
 
 def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) -> Recorded:

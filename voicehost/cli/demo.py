@@ -47,6 +47,7 @@ def register(subparsers: Any) -> None:
         help="shorten longer silences to this many seconds (0: keep the real timing)",
     )
     parser.add_argument("--no-play", action="store_true", help="write the file only")
+    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
     parser.set_defaults(func=run)
 
 
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from voicehost.voice_out.sound import open_sound_output
     from voicehost.voice_out.speech import speech_library
 
-    settings = config.load(args.config)
+    settings = with_pack(config.load(args.config), args.pack)
     if settings.voice.engine == "text":
         raise VoicehostError("voice.engine is text: the demo needs a voice (voice.engine: espeak)")
     lines = _read_script(args.script)
@@ -133,6 +134,17 @@ def run_paced(
             after_line(host)
     assert host.state is not None
     return ScriptResult(list(host.transcript), protocol.build(host.state), host, errors)
+
+
+def with_pack(settings: config.Settings, pack: Path | None) -> config.Settings:
+    """The settings speaking with ``pack`` (a folder) instead of ``voice.pack``, if given."""
+    import dataclasses
+
+    if pack is None:
+        return settings
+    return dataclasses.replace(
+        settings, voice=dataclasses.replace(settings.voice, pack=str(pack.resolve()))
+    )
 
 
 def _read_script(path: Path) -> list[str]:

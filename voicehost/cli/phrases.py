@@ -1,8 +1,19 @@
-"""`voicehost phrases build` fills the audio cache; `voicehost phrases check PACK` checks a pack.
+"""`voicehost phrases build|check|record|pack`: the announcements' audio and the club's voice pack.
 
 ``build`` synthesises every piece of every announcement once (``make run`` does it before each
 game), so a game never waits for synthesis. ``check`` lists the pieces a voice pack does not
-record (synthesis speaks them), files too long for their slot, and files that match nothing.
+record (synthesis speaks them), what each table size from 8 to 13 still lacks, files too long
+for their slot, files that match nothing, phrases reworded since the pack was recorded, and
+the pack's total duration.
+
+``record`` walks through every piece a game needs (fixed phrases, «игрок номер» and the numbers,
+the counts with «голос/голоса/голосов», the roles, the talk time), shows it with its stress
+marked, counts in (three beeps: speak after the high one), records, refuses a take that clips,
+is too quiet, too long or mostly noise, and plays a good take back. Keys: Enter/k keep,
+r redo, p play again, g hear the synthetic guide, s skip, b back, q quit. ``--missing`` goes on
+where an earlier sitting stopped.
+
+``pack export DIR ZIP`` and ``pack import ZIP DIR`` share a pack as a zip file.
 """
 
 from __future__ import annotations
@@ -12,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost import config
+from voicehost.errors import VoicehostError
 
 
 def register(subparsers: Any) -> None:
@@ -28,6 +40,30 @@ def register(subparsers: Any) -> None:
     check = actions.add_parser("check", help="list a voice pack's missing and too-long files")
     check.add_argument("pack", type=Path, help="the voice pack folder")
     check.set_defaults(func=run_check)
+    record = actions.add_parser("record", help="record the voice pack from the microphone")
+    record.add_argument("--pack", type=Path, help="the pack folder (default: voice.pack)")
+    which = record.add_mutually_exclusive_group()
+    which.add_argument("--phase", help="only this part: game, night, day, num, form, word ...")
+    which.add_argument("--key", help="only this phrase or piece (day.defence, num.m.7)")
+    record.add_argument("--missing", action="store_true", help="only pieces not yet recorded")
+    record.add_argument("--guide", action="store_true", help="play the synthetic version first")
+    record.add_argument("--voice-name", default="", help="whose voice, for the manifest")
+    record.add_argument(
+        "--not-real-time",
+        action="store_true",
+        help="the sound card is not real time (the ALSA file device of tests): drop nothing",
+    )
+    record.set_defaults(func=run_record)
+    pack = actions.add_parser("pack", help="share a voice pack as a zip file")
+    pack_actions = pack.add_subparsers(dest="pack_action", metavar="ACTION", required=True)
+    export = pack_actions.add_parser("export", help="zip a pack folder")
+    export.add_argument("pack", type=Path, help="the pack folder")
+    export.add_argument("zip", type=Path, help="the zip file to write")
+    export.set_defaults(func=run_export)
+    imported = pack_actions.add_parser("import", help="unpack a shared pack into a folder")
+    imported.add_argument("zip", type=Path, help="the zip file")
+    imported.add_argument("pack", type=Path, help="the pack folder to fill")
+    imported.set_defaults(func=run_import)
 
 
 def run_build(args: argparse.Namespace) -> int:
@@ -58,4 +94,166 @@ def run_check(args: argparse.Namespace) -> int:
     placeholders = {key: len(book.placeholders(key)) for key in phrase_keys}
     report = check_pack(pack, book.all_segments(), placeholders, settings.audio.sample_rate)
     print("\n".join(report.lines()))
+    print("\n".join(pack_extras(pack, book, settings)))
     return 0 if report.ok else 1
+
+
+def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
+    """What each table size lacks, the rewordings since recording, the total duration."""
+    from voicehost.voice_out.recording import (
+        TABLE_SIZES,
+        Manifest,
+        game_numbers,
+        game_pieces,
+        phrase_fingerprints,
+        recorded_texts,
+    )
+    from voicehost.voice_out.voicepack import compress_keys
+
+    lines: list[str] = []
+    segments = book.all_segments()
+    talk = settings.timers.discussion_seconds
+    for seats in TABLE_SIZES:
+        needed = game_pieces(segments, game_numbers(seats, talk))
+        have = recorded_texts(pack.folder, game_pieces(segments, game_numbers(13, talk)))
+        missing = [p.key for p in needed if p.text not in have and not pack.has(p.key)]
+        if missing:
+            shown = compress_keys(missing)
+            more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
+            lines.append(
+                f"For {seats} players: {len(missing)} pieces missing: {', '.join(shown[:12])}{more}"
+            )
+        else:
+            lines.append(f"For {seats} players: every piece is recorded.")
+    manifest = Manifest.read(pack.folder)
+    if manifest is None:
+        lines.append("No pack.json: `voicehost phrases record --missing` writes one.")
+    else:
+        texts = {segment.key: segment.text for segment in segments}
+        fingerprints = phrase_fingerprints(segments, book.keys())
+        changed = manifest.changed_pieces(texts) or manifest.changed_phrases(fingerprints)
+        lines.append(
+            f"Recorded by {manifest.voice or 'someone'} on {manifest.created}, "
+            f"language {manifest.language}, phrase book {manifest.phrase_book}."
+        )
+        if changed:
+            lines.append(
+                "Changed in the phrase book since recording (record again with "
+                f"`voicehost phrases record --key KEY`): {', '.join(changed)}"
+            )
+    seconds = 0.0
+    for key in pack.files:
+        try:
+            seconds += pack.clip(key, settings.audio.sample_rate).duration
+        except VoicehostError:
+            continue  # reported as broken above
+    lines.append(f"Total duration: {seconds:.1f} s in {len(pack.files)} files.")
+    return lines
+
+
+def run_record(args: argparse.Namespace) -> int:
+    """Record pieces from the microphone into the pack folder."""
+    import dataclasses
+    import sys
+    import time
+
+    from voicehost.cli.rehearse import _keys
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_in.microphone import MicrophoneReader
+    from voicehost.voice_out.recording import (
+        DevicePlayer,
+        Manifest,
+        RecordingSession,
+        espeak_phonemes,
+        game_numbers,
+        game_pieces,
+        mark_stress,
+        phrase_fingerprints,
+        recorded_texts,
+        select_pieces,
+    )
+    from voicehost.voice_out.speech import speech_library
+
+    settings = config.load(args.config)
+    folder = args.pack or (settings.path(settings.voice.pack) if settings.voice.pack else None)
+    if folder is None:
+        raise VoicehostError("say where the pack goes: --pack DIR (or set voice.pack in config)")
+    book = PhraseBook.load(settings.language)
+    segments = book.all_segments()
+    pieces = game_pieces(segments, game_numbers(13, settings.timers.discussion_seconds))
+    pieces = select_pieces(pieces, phase=args.phase, key=args.key)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise VoicehostError(f"cannot create the pack folder {folder}: {exc.strerror}") from exc
+    if args.missing:
+        done = recorded_texts(folder, pieces)
+        pieces = [piece for piece in pieces if piece.text not in done]
+        if not pieces:
+            print(f"{folder}: every piece is recorded.")
+            return 0
+    fingerprints = phrase_fingerprints(segments, book.keys())
+    manifest = Manifest.read(folder) or Manifest.new(
+        settings.language, args.voice_name, fingerprints
+    )
+    if args.voice_name:
+        manifest.voice = args.voice_name
+    synthetic = speech_library(
+        dataclasses.replace(settings, voice=dataclasses.replace(settings.voice, pack=""))
+    )
+    from voicehost.ports import Segment
+
+    synthetic.prepare(Segment(p.key, p.text) for p in pieces)
+    guide = {p.key: synthetic.segment_clip(Segment(p.key, p.text)) for p in pieces}
+    espeak_voice = "ru" if settings.language == "ru" else settings.language
+    stress = {p.key: mark_stress(p.text, espeak_phonemes(p.text, espeak_voice)) for p in pieces}
+    rate = settings.audio.sample_rate
+    reader = MicrophoneReader(
+        settings.audio.input_device, sample_rate=rate, real_time=not args.not_real_time
+    )
+    player = DevicePlayer(rate, settings.audio.output_device)
+    session = RecordingSession(
+        folder,
+        manifest,
+        reader,
+        player,
+        guide,
+        target_dbfs=settings.audio.target_loudness_dbfs,
+        show_guide=args.guide,
+        stress=stress,
+        fingerprints=fingerprints,
+    )
+    print(f"Recording {len(pieces)} pieces into {folder}. Speak after the third (high) beep.")
+    started = time.monotonic()
+    try:
+        reader.open()
+        report = session.run(pieces, _keys(sys.stdin), sys.stdout)
+    finally:
+        reader.close()
+        player.close()
+    manifest.write(folder)
+    print(
+        f"Kept {len(report.kept)}, skipped {len(report.skipped)}, refused {len(report.refusals)} "
+        f"takes in {time.monotonic() - started:.0f} s."
+    )
+    if report.quit:
+        print("Stopped: `voicehost phrases record --missing` goes on from here.")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Zip a pack."""
+    from voicehost.voice_out.voicepack import export_pack
+
+    count = export_pack(args.pack, args.zip)
+    print(f"Wrote {args.zip}: {count} files.")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Unpack a shared pack, then say how it fits this phrase book."""
+    from voicehost.voice_out.voicepack import import_pack
+
+    count = import_pack(args.zip, args.pack)
+    print(f"Imported {count} files into {args.pack}.")
+    return run_check(argparse.Namespace(config=args.config, pack=args.pack))

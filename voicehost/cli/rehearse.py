@@ -6,6 +6,9 @@
     voicehost rehearse --key day.defence
     voicehost rehearse --list          the catalogue, with each phrase's duration
     voicehost rehearse --out DIR       every phrase rendered to DIR/<key>.wav
+    voicehost rehearse --pack DIR      with a recorded voice pack, in game order
+    voicehost rehearse --pack DIR --compare
+                                       each phrase synthetic, then recorded, one after the other
 
 Phrases with placeholders are said with sample values: seat 5, a count of 3, the seats 2, 5
 and 7, the role «мафия». A phrase longer than its voice-pack slot is marked in the list.
@@ -45,17 +48,28 @@ def register(subparsers: Any) -> None:
     which.add_argument("--key", help="only this phrase")
     parser.add_argument("--list", action="store_true", help="print the catalogue with durations")
     parser.add_argument("--out", type=Path, help="render every phrase to DIR/<key>.wav")
+    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="play each phrase synthetic, then from the voice pack",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """List, render or speak the chosen phrases."""
+    from voicehost.cli.demo import with_pack
     from voicehost.phrases import PhraseBook
 
-    settings = config.load(args.config)
+    settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
     keys = select_keys(book.keys(), phase=args.phase, key=args.key)
     utterances = [(key, book.render(key, sample_params(book, key))) for key in keys]
+    if args.compare:
+        if not settings.voice.pack:
+            raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
+        return compare(settings, book, utterances, _keys(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
         if args.list:
@@ -158,6 +172,48 @@ def rehearse(
     finally:
         speaker.close()
         cues.close()
+    return 0
+
+
+def compare(
+    settings: config.Settings,
+    book: Any,
+    utterances: list[tuple[str, Any]],
+    keys: Iterator[str],
+    out: TextIO,
+    player: Any = None,
+) -> int:
+    """Each phrase synthetic, then recorded; the keys move as in ``rehearse``."""
+    import dataclasses
+
+    from voicehost.clips import silence
+    from voicehost.voice_out.recording import DevicePlayer
+
+    synthetic = _library(
+        dataclasses.replace(settings, voice=dataclasses.replace(settings.voice, pack="")), book
+    )
+    recorded = _library(settings, book)
+    player = player or DevicePlayer(settings.audio.sample_rate, settings.audio.output_device)
+    print(HELP_LINE, file=out)
+    index = 0
+    try:
+        while 0 <= index < len(utterances):
+            key, utterance = utterances[index]
+            print(f"[{index + 1}/{len(utterances)}] {key}: {utterance.text}", file=out, flush=True)
+            print("    synthetic, then recorded", file=out, flush=True)
+            player.play(synthetic.utterance_clip(utterance))
+            player.play(silence(0.6, settings.audio.sample_rate))
+            player.play(recorded.utterance_clip(utterance))
+            action = next(keys, "q")
+            if action == "q":
+                break
+            if action == "p":
+                index = max(0, index - 1)
+            elif action != "r":
+                index += 1
+    finally:
+        if hasattr(player, "close"):
+            player.close()
     return 0
 
 

@@ -218,3 +218,55 @@ def _import_sounddevice() -> Any:
             "`sudo apt-get install libportaudio2` and `.venv/bin/pip install sounddevice`"
         ) from exc
     return sounddevice
+
+
+class MicrophoneReader:
+    """A microphone read on demand (blocking reads), for recording voice-pack takes.
+
+    Unlike :class:`MicrophoneSource` nothing is queued: the caller reads what it needs. A live
+    microphone keeps capturing between reads, so :meth:`discard_pending` drops what was heard
+    while the host listened to a playback; a device that is not real time (the ALSA file device
+    of the tests) delivers exactly what is read, so nothing is dropped: ``real_time=False``.
+    """
+
+    def __init__(self, device: str = "", sample_rate: int = 16000, real_time: bool = True) -> None:
+        self.device = device or None
+        self.sample_rate = sample_rate
+        self.real_time = real_time
+        self._stream: Any = None
+
+    def open(self) -> None:
+        """Open the input stream; DeviceError with a hint when there is no microphone."""
+        if self._stream is not None:
+            return
+        sounddevice = _import_sounddevice()
+        try:
+            self._stream = sounddevice.InputStream(
+                samplerate=self.sample_rate, channels=1, dtype="int16", device=self.device
+            )
+            self._stream.start()
+        except Exception as exc:  # sounddevice raises PortAudioError or ValueError
+            self._stream = None
+            raise DeviceError(
+                f"cannot open the microphone ({exc}); check `arecord -l` and set "
+                "audio.input_device in config.yaml"
+            ) from exc
+
+    def read(self, frames: int) -> np.ndarray:
+        """The next ``frames`` mono int16 samples."""
+        self.open()
+        data, _overflowed = self._stream.read(frames)
+        return np.asarray(data[:, 0], dtype=np.int16).copy()
+
+    def discard_pending(self) -> None:
+        """Drop audio captured since the last read (a live microphone only)."""
+        if self.real_time and self._stream is not None:
+            waiting = int(self._stream.read_available)
+            if waiting:
+                self._stream.read(waiting)
+
+    def close(self) -> None:
+        stream, self._stream = self._stream, None
+        if stream is not None:
+            stream.stop()
+            stream.close()

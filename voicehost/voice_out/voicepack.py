@@ -284,3 +284,77 @@ def _ranges(numbers: list[int]) -> list[str]:
 
 def _span(first: int, last: int) -> str:
     return str(first) if first == last else f"{first}..{last}"
+
+
+# --------------------------------------------------------------------------- sharing
+
+
+def export_pack(folder: Path, archive: Path) -> int:
+    """Zip the pack's audio files and manifest into ``archive``; returns how many files."""
+    import zipfile
+
+    if not folder.is_dir():
+        raise VoicePackError(f"voice pack folder {folder} does not exist")
+    members = [
+        path
+        for path in sorted(folder.iterdir())
+        if path.is_file() and (path.suffix.lower() in AUDIO_SUFFIXES or path.name == "pack.json")
+    ]
+    if not members:
+        raise VoicePackError(f"{folder} holds no recordings to export")
+    try:
+        with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
+            for path in members:
+                zipped.write(path, path.name)
+    except OSError as exc:
+        raise VoicePackError(f"cannot write {archive}: {exc.strerror or exc}") from exc
+    return len(members)
+
+
+def import_pack(archive: Path, folder: Path) -> int:
+    """Unpack a shared pack into ``folder``; returns how many files.
+
+    Refuses, before writing anything, an archive whose members would land outside the folder
+    (``../``, absolute paths, sub-folders) or that holds anything but WAV files and
+    ``pack.json``.
+    """
+    import zipfile
+
+    try:
+        zipped = zipfile.ZipFile(archive)
+    except FileNotFoundError as exc:
+        raise VoicePackError(f"{archive}: no such file") from exc
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise VoicePackError(
+            f"{archive} is not a zip archive; export a pack with `voicehost phrases pack export`"
+        ) from exc
+    with zipped:
+        infos = [info for info in zipped.infolist() if not info.is_dir()]
+        for info in infos:
+            name = info.filename
+            if "/" in name or "\\" in name or name.startswith(".") or ":" in name:
+                raise VoicePackError(
+                    f"{archive}: refusing {name!r}: a pack holds files at its top level only "
+                    "(no folders, no ../, no absolute paths); nothing was imported"
+                )
+            if not (name.lower().endswith(".wav") or name == "pack.json"):
+                raise VoicePackError(
+                    f"{archive}: refusing {name!r}: a shared pack holds WAV files and pack.json "
+                    "only; nothing was imported"
+                )
+        if not infos:
+            raise VoicePackError(f"{archive} is empty; nothing was imported")
+        contents = {info.filename: zipped.read(info) for info in infos}
+        for name, data in contents.items():
+            if name != "pack.json" and not (data[:4] == b"RIFF" and data[8:12] == b"WAVE"):
+                raise VoicePackError(
+                    f"{archive}: refusing {name!r}: it is named .wav but is not a WAV file; "
+                    "nothing was imported"
+                )
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for name, data in contents.items():
+                (folder / name).write_bytes(data)
+        except OSError as exc:
+            raise VoicePackError(f"cannot write into {folder}: {exc.strerror or exc}") from exc
+    return len(infos)
