@@ -8,11 +8,13 @@ after each one. Every day-time screen of the two games must be identical.
 
 from __future__ import annotations
 
+import io
+
 import pytest
 
 from voicehost import config
 from voicehost.clock import FakeClock
-from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
+from voicehost.console.terminal import LineHandler, LogScreen, PlainUI, screen_rows
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
@@ -73,8 +75,48 @@ def test_no_day_screen_shows_anything_of_the_night(language: str) -> None:
 def test_night_entries_are_dots_and_refusals_name_no_seat() -> None:
     game = screens("ru", NIGHT0_B)
     night_text = "\n".join("\n".join(rows) for night, rows in game if night)
-    assert "> •••••" in night_text  # "1 3 6" as dots
+    assert "> •••" in night_text  # "1 3 6", "3", "14": all alike
     assert "1 3 6" not in night_text
     assert "уже записан" not in night_text  # no «already written down as the mafia»
     assert "Места номер 14 нет" not in night_text
     assert "Ввод не принят" in night_text
+
+
+PLAIN_NIGHT0_A = ["2 5 9", "wait", "4", "wait", "7", "wait"]
+PLAIN_NIGHT0_B = ["1 3 6", "wait", "8", "wait", "10", "wait"]
+
+
+def plain_output(lines: list[str]) -> str:
+    """Everything `voicehost play --plain` prints for ``lines`` (no terminal: no private line)."""
+    settings = config.load(None)
+    book = PhraseBook.load("ru")
+    clock = FakeClock()
+    screen = LogScreen()
+    host = Host(
+        settings,
+        book,
+        clock,
+        speaker=TextSpeaker(clock),
+        cues=SilentCues(),
+        private=ScreenPrivateChannel(screen, book=book),
+        screen=screen,
+    )
+    out = io.StringIO()
+    ui = PlainUI(host, screen, lambda: "", out=out)
+    host.start()
+    for line in lines:
+        if line == "wait":
+            host.wait_timer()
+        else:
+            ui.lines.line(line)
+        host.process_pending()
+        ui._flush()
+    return out.getvalue()
+
+
+def test_plain_mode_prints_the_same_for_different_nights() -> None:
+    game_a = plain_output(PLAIN_NIGHT0_A + DAY1)
+    game_b = plain_output(PLAIN_NIGHT0_B + DAY1)
+    assert game_a == game_b
+    assert "Город просыпается" in game_a  # the morning was printed, after the night's lines
+    assert "2 5 9" not in game_a and "> 4" not in game_a.split("Город просыпается")[0]

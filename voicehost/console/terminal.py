@@ -17,6 +17,7 @@ import curses
 import os
 import select
 import sys
+import termios
 import threading
 import time
 from collections.abc import Callable
@@ -52,6 +53,7 @@ class LogScreen(Screen):
         self.private_text = ""
         self.private_until = 0.0
         self.night_started: int | None = None  # index of the first line of the running night
+        self.wiped = 0  # lines the nights have taken off the screen so far
         self.changed = threading.Event()
 
     def announce(self, text: str) -> None:
@@ -75,6 +77,7 @@ class LogScreen(Screen):
         if night and self.night_started is None:
             self.night_started = len(self.lines)
         elif not night and self.night_started is not None:
+            self.wiped += len(self.lines) - self.night_started
             del self.lines[self.night_started :]
             self.night_started = None
             self.private_text = ""
@@ -82,8 +85,13 @@ class LogScreen(Screen):
 
 
 def masked(line: str) -> str:
-    """A line typed at night as the table may see it: one dot per character, no digits."""
+    """A line being typed at night as the table may see it: one dot per character, no digits."""
     return "•" * len(line.strip())
+
+
+#: An entry made at night, as the log keeps it: the same whatever was typed (seat 3 and seat 12
+#: must not differ even by the number of dots).
+NIGHT_ENTRY = "> •••"
 
 
 class LineHandler:
@@ -101,7 +109,7 @@ class LineHandler:
     def line(self, text: str) -> None:
         """One typed line: echo it (masked at night), carry it out, show the reply."""
         night = self.at_night()
-        self.screen.message(f"> {masked(text) if night else text}")
+        self.screen.message(NIGHT_ENTRY if night else f"> {text}")
         reply = self.reply(text, night)
         for row in (reply or "").splitlines():
             self.screen.message(row)
@@ -174,6 +182,32 @@ class KeyboardReader:
             text = decoder.decode(data)
             if text:
                 self.host.post(Deliver(lambda text=text: self.on_text(text)))  # type: ignore[misc]  # bound now, run later
+
+
+class TerminalEcho:
+    """Switches the terminal's own echo of typed text: off at night, so digits typed for a
+    night choice are never left on the screen (the host echoes the entry masked). A stream that
+    is not a terminal is left alone."""
+
+    def __init__(self, stream: TextIO) -> None:
+        try:
+            self.descriptor = stream.fileno()
+            self.saved = termios.tcgetattr(self.descriptor) if os.isatty(self.descriptor) else None
+        except (OSError, ValueError, termios.error):
+            self.saved = None
+        self.echoing = True
+
+    def set(self, echoing: bool) -> None:
+        if self.saved is None or echoing == self.echoing:
+            return
+        flags = list(self.saved)
+        if not echoing:
+            flags[3] &= ~termios.ECHO  # lflags: keep line editing, drop the echo
+        termios.tcsetattr(self.descriptor, termios.TCSADRAIN, flags)
+        self.echoing = echoing
+
+    def restore(self) -> None:
+        self.set(True)
 
 
 class CursesUI:
@@ -301,6 +335,7 @@ class PlainUI:
         self._printed = 0
         self._last_status: list[str] = []
         self._private_shown = ""
+        self.echo = TerminalEcho(sys.stdin)
 
     def run(self) -> None:
         reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
@@ -309,6 +344,7 @@ class PlainUI:
             self.host.run(on_idle=self._flush)
         finally:
             reader.stop()
+            self.echo.restore()
         self._flush()
 
     def typed(self, text: str) -> None:
@@ -334,12 +370,12 @@ class PlainUI:
         print(text, file=self.out, flush=True)
 
     def _flush(self) -> None:
+        self.echo.set(not self.lines.at_night())
         lines = self.screen.lines
-        if self._printed > len(lines):
-            self._printed = len(lines)  # the night's lines were wiped (they were printed masked)
-        for text in lines[self._printed :]:
+        # Counted over the whole game: the night's lines (printed masked) may have been wiped.
+        for text in lines[max(0, self._printed - self.screen.wiped) :]:
             self._print(text)
-        self._printed = len(lines)
+        self._printed = self.screen.wiped + len(lines)
         self._private()
         status = status_lines(self.host)
         head_without_clock = [line.split(" · ⏱")[0] for line in status]
