@@ -193,6 +193,8 @@ def main() -> int:
     pid, master = pty.fork()
     if pid == 0:  # the child: stdin and stdout are the terminal
         os.environ["TERM"] = "xterm-256color"
+        if os.environ.get("SWITCH"):
+            sys.setswitchinterval(float(os.environ["SWITCH"]))
         try:
             child(args, report_path)
         finally:

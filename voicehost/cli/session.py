@@ -14,10 +14,11 @@ from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import VoiceStop
+from voicehost.host.commands import Deliver, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
+from voicehost.ports import Screen
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,30 @@ def find_journal(settings: Settings, given: str | None) -> Path | None:
     if given:
         return Path(given)
     return newest_unfinished(settings.path(settings.storage.journal_dir))
+
+
+class ScreenNotices(logging.Handler):
+    """Shows voicehost's notices (no sound card, no speech model, the keypad unplugged...) on
+    the host's screen, where the full-screen view would otherwise hide them until the end.
+
+    Notices come from any thread: once the host runs they are posted to its loop, which alone
+    writes to the screen.
+    """
+
+    def __init__(self, screen: Screen) -> None:
+        super().__init__(logging.INFO)
+        self.screen = screen
+        self.host: Host | None = None
+
+    def attach(self, host: Host) -> None:
+        self.host = host
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = f"ℹ {record.getMessage()}"
+        if self.host is None:
+            self.screen.message(text)  # still setting up, on the loop's own thread
+        else:
+            self.host.post(Deliver(lambda: self.screen.message(text)))
 
 
 def write_protocol(host: Host) -> str:
@@ -58,6 +83,13 @@ def play(
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()
+    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
+    notices = ScreenNotices(screen)
+    package_log = logging.getLogger("voicehost")
+    package_log.addHandler(notices)
+    if not interactive:  # line mode and the service: notices also go to stderr (the log)
+        package_log.addHandler(logging.StreamHandler())
+    package_log.setLevel(logging.INFO)
     extras: dict[str, Any] = {}
     if text_only:
         speaker: Any = TextSpeaker(clock)
@@ -93,11 +125,11 @@ def play(
             clock,
             entry_timeout_seconds=settings.keypad.entry_timeout_seconds,
         )
+    notices.attach(host)
     if resume:
         host.resume()
     else:
         host.start()
-    interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
     ui: CursesUI | PlainUI
     if interactive:
         ui = CursesUI(host, screen, lambda: write_protocol(host))
@@ -114,6 +146,7 @@ def play(
                 except Exception:  # noqa: BLE001 - closing must never hide the game's result
                     log.exception("closing %s failed", device)
         host.close()
+        package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
     else:

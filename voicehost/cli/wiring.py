@@ -74,10 +74,10 @@ def make_sound(
     log.info("voice: %s", report.describe())
     crash = sound_system_crash()
     if crash is not None:
-        print(
-            f"voicehost: {crash}; repair or remove a broken ~/.asoundrc or /etc/asound.conf "
+        log.warning(
+            "%s; repair or remove a broken ~/.asoundrc or /etc/asound.conf "
             "(`voicehost doctor` explains). Announcements are shown as text.",
-            file=sys.stderr,
+            crash,
         )
         return Sound(TextSpeaker(clock), SilentCues())
     try:
@@ -91,7 +91,7 @@ def make_sound(
             block_frames=settings.audio.block_frames,
         )
     except DeviceError as exc:
-        print(f"voicehost: {exc}. Announcements are shown as text.", file=sys.stderr)
+        log.warning("%s. Announcements are shown as text.", exc)
         return Sound(TextSpeaker(clock), SilentCues())
     return Sound(output, output, output)
 
