@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from voicehost.cli import session
@@ -10,7 +11,8 @@ from voicehost.cli.play import settings_for
 from voicehost.errors import VoicehostError
 from voicehost.game.engine import Engine
 from voicehost.host import protocol
-from voicehost.host.journal import effective_entries, read, settings_from_record
+from voicehost.host.journal import read, replay, settings_from_record
+from voicehost.phrases import PhraseBook
 
 
 def register(subparsers: Any) -> None:
@@ -29,14 +31,16 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         raise VoicehostError("no journal given and no unfinished game found")
     header, entries = read(path)
-    engine = Engine(settings_from_record(settings, header["game"], path).game)
-    state, _ = engine.new_game()
-    for entry in effective_entries(entries):
-        assert entry.event is not None  # undo entries are gone
-        state, _ = engine.step(state, entry.event)
+    game_settings = settings_from_record(settings, header["game"], path)
+    book = PhraseBook.load(game_settings.language)
+    state = replay(Engine(game_settings.game), entries, path, book.error)
     data = protocol.build(state)
     print(protocol.to_json(data) if args.json else protocol.to_table(data))
     folder = settings.path(settings.storage.protocol_dir)
-    json_path, text_path = protocol.write(data, folder, path.stem)
+    try:
+        json_path, text_path = protocol.write(data, folder, path.stem)
+    except protocol.ProtocolError as exc:
+        print(f"\nvoicehost: {exc}", file=sys.stderr)
+        return 1
     print(f"\nWritten: {text_path} and {json_path}")
     return 0

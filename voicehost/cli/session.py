@@ -40,7 +40,12 @@ def write_protocol(host: Host) -> str:
     assert host.state is not None
     stem = host.journal_path.stem if host.journal_path else time.strftime("game-%Y-%m-%d_%H-%M-%S")
     folder = host.settings.path(host.settings.storage.protocol_dir)
-    json_path, text_path = protocol_module.write(protocol_module.build(host.state), folder, stem)
+    try:
+        json_path, text_path = protocol_module.write(
+            protocol_module.build(host.state), folder, stem
+        )
+    except protocol_module.ProtocolError as exc:
+        return f"✗ {exc}"  # the game goes on: the journal still holds it
     return f"Protocol written: {text_path} and {json_path}"
 
 
