@@ -8,6 +8,7 @@ numeric bounds). Unknown keys are errors, so a typo never silently falls back to
 from __future__ import annotations
 
 import dataclasses
+import os
 import types
 import typing
 from dataclasses import dataclass, field
@@ -177,12 +178,30 @@ def load(path: str | Path | None = None) -> Settings:
     """Read config.yaml (or defaults when ``path`` is None and no default file exists)."""
     config_path = Path(path) if path is not None else DEFAULT_CONFIG
     if path is None and not config_path.exists():
-        return Settings(base_dir=str(DEFAULT_CONFIG.parent))
+        return _from_environment(Settings(base_dir=str(DEFAULT_CONFIG.parent)))
     try:
         data = config_path.read_bytes()
     except OSError as exc:
         raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
-    return loads(_text(data, config_path), base_dir=config_path.resolve().parent)
+    return _from_environment(loads(_text(data, config_path), base_dir=config_path.resolve().parent))
+
+
+#: Environment variables that move the game's data (the service puts it under /var/lib).
+STORAGE_ENVIRONMENT = {
+    "VOICEHOST_JOURNAL_DIR": "journal_dir",
+    "VOICEHOST_PROTOCOL_DIR": "protocol_dir",
+}
+
+
+def _from_environment(settings: Settings) -> Settings:
+    changes = {
+        name: os.environ[variable]
+        for variable, name in STORAGE_ENVIRONMENT.items()
+        if os.environ.get(variable)
+    }
+    if not changes:
+        return settings
+    return dataclasses.replace(settings, storage=dataclasses.replace(settings.storage, **changes))
 
 
 def _text(data: bytes, path: Path) -> str:

@@ -222,9 +222,10 @@ class Journal:
         if not self._saving:
             self._saving = True
             self.problem = ""
-            log.warning("journal %s: saving again, every input is on disk", self.path)
             if self._on_saving is not None:
                 self._on_saving(True, "")
+            else:
+                log.warning("journal %s: saving again, every input is on disk", self.path)
 
     def _open_new(self) -> int:
         """Create the file (owner-only, locked); a failed first write leaves no empty file."""
@@ -257,13 +258,14 @@ class Journal:
             return
         self._saving = False
         self.problem = storage.reason(exc)
+        if self._on_saving is not None:
+            self._on_saving(False, self.problem)  # the host says it when it tells no secret
+            return
         log.warning(
             "journal %s cannot be written (%s): inputs wait in memory until it can",
             self.path,
             self.problem,
         )
-        if self._on_saving is not None:
-            self._on_saving(False, self.problem)
 
     def close(self) -> None:
         """Write what can be written and release the lock; what cannot is said in the log."""

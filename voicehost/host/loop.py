@@ -497,10 +497,14 @@ class Host:
             return
         self._saving_told = key
         if key == "game.cannot_save":
-            self.screen.message(
-                f"✗ the journal {self.journal_path} cannot be written ({self._saving_reason}): "
+            message = (
+                f"the journal {self.journal_path} cannot be written ({self._saving_reason}): "
                 "the game goes on, its inputs wait in memory and are written when it can be"
             )
+            log.warning("%s", message)  # the time of a log line, too, must not fall at night
+            self.screen.message(f"✗ {message}")
+        else:
+            log.warning("the journal %s is written again: no input was lost", self.journal_path)
         self._say(key)
 
     def _start_timer(self, effect: StartTimer) -> None:
