@@ -33,8 +33,11 @@ _JOURNAL: list[str] = []
 
 
 def journal_lines(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
+    """The first 40 lines of the straight game (header, night 0, day 1 under way): every kind
+    of record, and a replay short enough for 10,000 cases."""
     if not _JOURNAL:
-        _JOURNAL.extend(straight_journal(tmp_path_factory.mktemp("fuzz") / "game.jsonl"))
+        lines = straight_journal(tmp_path_factory.mktemp("fuzz") / "game.jsonl")
+        _JOURNAL.extend(lines[:40])
     return _JOURNAL
 
 
@@ -117,7 +120,12 @@ def test_the_journal_reader_never_raises_anything_but_a_journal_error(
         assert "Traceback" not in text and "{'" not in text.split(":", 1)[0]
 
 
-CONFIG_LINES = (REPO / "config.yaml").read_text(encoding="utf-8").splitlines()
+# config.yaml without its comments: the same keys and values, read twice as fast.
+CONFIG_LINES = [
+    line
+    for line in (REPO / "config.yaml").read_text(encoding="utf-8").splitlines()
+    if line.split("#")[0].strip()
+]
 snippets = st.sampled_from([
     "!!int \"[1, 2\"", "? [1]\n: 2", "[" * 50, "{", "&a 1", "*a", "!!binary x", "!!python/none",
     "- 1", "[1, 2]", "{a: 1}", "~", "yes", "0x1F", "1e400", ".nan", "\"\\x00\"", "'", "|", ">",
