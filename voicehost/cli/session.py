@@ -115,6 +115,8 @@ def play(
         host.close()
     if host.over:
         print(write_protocol(host))
+    elif not journal_path.exists():
+        print(f"The game was not saved: {journal_path} could not be written.")
     else:
         print(f"Game paused in the journal {journal_path}; continue with `voicehost resume`.")
     return 0

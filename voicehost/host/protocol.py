@@ -147,7 +147,7 @@ def write(protocol: dict[str, Any], directory: Path, stem: str) -> tuple[Path, P
             storage.write_private(path, (text + "\n").encode("utf-8"))
     except OSError as exc:
         raise ProtocolError(
-            f"cannot write the protocol to {directory}: {storage.reason(exc)}; the journal "
-            "still holds the game (`voicehost protocol JOURNAL` writes it later)"
+            f"cannot write the protocol to {directory}: {storage.reason(exc)}; free some space "
+            "or fix the folder and write it again (`protocol`, or `voicehost protocol JOURNAL`)"
         ) from exc
     return json_path, text_path
