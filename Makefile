@@ -16,7 +16,7 @@ APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
 VENV_FLAGS := --system-site-packages
 endif
 
-.PHONY: run test system venv dev lint typecheck pytest phrases bench clean
+.PHONY: run test system venv dev lint typecheck pytest phrases bench soak fuzz clean
 
 run: venv phrases
 	$(BIN)/voicehost --config $(CONFIG) play
@@ -63,6 +63,15 @@ pytest: dev
 
 bench: dev
 	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# kill -9 of a real host at many random moments, each resumed and finished (SOAK_KILLS=40).
+soak: dev
+	$(BIN)/python bench/soak_kill9.py
+
+# The file fuzzers' long round (FUZZ_EXAMPLES per fuzzer; make test runs a quick one).
+FUZZ_EXAMPLES ?= 10000
+fuzz: dev
+	VOICEHOST_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/host/test_file_fuzz.py -k never
 
 clean:
 	rm -rf $(VENV) .stamp-* build *.egg-info

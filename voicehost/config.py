@@ -8,6 +8,7 @@ numeric bounds). Unknown keys are errors, so a typo never silently falls back to
 from __future__ import annotations
 
 import dataclasses
+import os
 import types
 import typing
 from dataclasses import dataclass, field
@@ -177,23 +178,73 @@ def load(path: str | Path | None = None) -> Settings:
     """Read config.yaml (or defaults when ``path`` is None and no default file exists)."""
     config_path = Path(path) if path is not None else DEFAULT_CONFIG
     if path is None and not config_path.exists():
-        return Settings(base_dir=str(DEFAULT_CONFIG.parent))
+        return _from_environment(Settings(base_dir=str(DEFAULT_CONFIG.parent)))
     try:
-        text = config_path.read_text(encoding="utf-8")
+        data = config_path.read_bytes()
     except OSError as exc:
         raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
-    return loads(text, base_dir=config_path.resolve().parent)
+    return _from_environment(loads(_text(data, config_path), base_dir=config_path.resolve().parent))
+
+
+#: Environment variables that move the game's data (the service puts it under /var/lib).
+STORAGE_ENVIRONMENT = {
+    "VOICEHOST_JOURNAL_DIR": "journal_dir",
+    "VOICEHOST_PROTOCOL_DIR": "protocol_dir",
+}
+
+
+def _from_environment(settings: Settings) -> Settings:
+    changes = {
+        name: os.environ[variable]
+        for variable, name in STORAGE_ENVIRONMENT.items()
+        if os.environ.get(variable)
+    }
+    if not changes:
+        return settings
+    return dataclasses.replace(settings, storage=dataclasses.replace(settings.storage, **changes))
+
+
+def _text(data: bytes, path: Path) -> str:
+    """The file as text, or a ConfigError saying what kind of file it is instead."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise ConfigError(
+            str(path), 1, "the file is saved as UTF-16; save it as UTF-8 (plain text)"
+        )
+    if data.startswith(b"\x89PNG") or b"\x00" in data[:4096]:
+        raise ConfigError(
+            str(path), 1, "this is not a text file (a picture or a program?); give config.yaml"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(
+            str(path),
+            line,
+            f"byte 0x{data[exc.start]:02X} is not UTF-8 text (the file was saved in another "
+            "encoding, e.g. Latin-1 or Windows-1251); save it as UTF-8",
+        ) from exc
 
 
 def loads(text: str, base_dir: str | Path = ".") -> Settings:
     """Parse config text; every problem raises ConfigError naming key and line."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.reader.ReaderError as exc:
+        raise ConfigError(
+            "(file)",
+            text[: exc.position].count("\n") + 1,
+            f"character U+{exc.character:04X} is not allowed in a settings file; delete it",
+        ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise ConfigError(
             "(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}"
+        ) from exc
+    except RecursionError as exc:
+        raise ConfigError(
+            "(file)", 1, "lists or mappings are nested too deeply; this is not config.yaml"
         ) from exc
     if node is None:
         return Settings(base_dir=str(base_dir))
@@ -216,7 +267,7 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
     known = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
     values: dict[str, Any] = {}
     for key_node, value_node in node.value:
-        key = str(key_node.value)
+        key = _key(key_node, prefix)
         dotted = f"{prefix}{key}"
         if key not in known:
             allowed = ", ".join(sorted(known))
@@ -238,12 +289,36 @@ def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str)
         return _convert_dict(hint, node, key)
     if not isinstance(node, yaml.ScalarNode):
         raise ConfigError(key, _line(node), "must be a single value, not a list or mapping")
-    raw = yaml.safe_load(node.value) if node.tag != "tag:yaml.org,2002:str" else node.value
+    raw = _plain(node, key) if node.tag != "tag:yaml.org,2002:str" else node.value
     if node.style in ("'", '"') or (hint is str and node.tag != "tag:yaml.org,2002:null"):
         raw = node.value  # a text field takes `off`, `on`, `no` as words, not YAML 1.1 booleans
     value = _scalar(hint, raw, key, _line(node))
     _check_metadata(spec.metadata, value, key, _line(node))
     return value
+
+
+def _key(node: yaml.Node, prefix: str) -> str:
+    """A mapping key as written; a list or mapping used as a key (``? [1]``) is an error."""
+    if not isinstance(node, yaml.ScalarNode):
+        raise ConfigError(
+            prefix.rstrip(".") or "(top)",
+            _line(node),
+            "a key must be a plain name or number, not a list or mapping (`? [...]`)",
+        )
+    return str(node.value)
+
+
+def _plain(node: yaml.ScalarNode, key: str) -> Any:
+    """A scalar's value as YAML reads it (``10`` is a number, ``true`` a boolean)."""
+    try:
+        return yaml.safe_load(node.value)
+    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+        raise ConfigError(
+            key,
+            _line(node),
+            f"{node.value!r} cannot be read as a value; write it plainly (a number, true or "
+            "false, or text) without a `!!` tag",
+        ) from exc
 
 
 def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
@@ -283,11 +358,11 @@ def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
     key_type, value_type = typing.get_args(hint)
     result: dict[Any, Any] = {}
     for key_node, value_node in node.value:
-        item_key = f"{key}.{key_node.value}"
+        item_key = f"{key}.{_key(key_node, key + '.')}"
         if not isinstance(value_node, yaml.ScalarNode):
             raise ConfigError(item_key, _line(value_node), "must be a single value")
-        parsed_key = _scalar(key_type, yaml.safe_load(key_node.value), item_key, _line(key_node))
-        raw = yaml.safe_load(value_node.value) if value_node.style is None else value_node.value
+        parsed_key = _scalar(key_type, _plain(key_node, item_key), item_key, _line(key_node))
+        raw = _plain(value_node, item_key) if value_node.style is None else value_node.value
         result[parsed_key] = _scalar(value_type, raw, item_key, _line(value_node))
     return result
 

@@ -135,7 +135,8 @@ def test_a_game_resumed_after_a_torn_line_can_be_resumed_again(
     k = 30
     cut = tmp_path / "torn-twice.jsonl"
     write_cut(cut, header, entries[:k], tail=entries[k][:10])
-    resume_and_feed(cut, entries[k : k + 5])  # the power fails again after 5 more entries
+    # The power fails again after 5 more entries: the dead process's lock goes with it.
+    resume_and_feed(cut, entries[k : k + 5]).close()
     host = resume_and_feed(cut, entries[k + 5 :])
     assert host.state is not None
     assert protocol_module.build(host.state) == straight[1]
@@ -170,7 +171,7 @@ def test_undo_is_journaled_and_replays_the_same(
 def test_a_resumed_game_keeps_the_rules_it_started_with(tmp_path: Path) -> None:
     journal = tmp_path / "rules.jsonl"
     eight = config.loads("players: 8\nrules:\n  third_vote_tie: all_leave\n")
-    run_script(["1 2", "wait", "3", "wait"], eight, book=BOOK, journal_path=journal)
+    run_script(["1 2", "wait", "3", "wait"], eight, book=BOOK, journal_path=journal).host.close()
     host = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
     assert host.settings.players == 8
     assert host.settings.rules.third_vote_tie == "all_leave"

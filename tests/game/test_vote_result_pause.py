@@ -283,7 +283,8 @@ def test_resume_during_the_pause_restarts_the_pause_without_asking_again(
     lines: list[str], count: str, after: str, tmp_path: Path
 ) -> None:
     journal = tmp_path / "game.jsonl"
-    play([*lines, count], journal)  # the power goes out during the pause
+    # The power goes out during the pause (the dead process's journal lock goes with it).
+    play([*lines, count], journal).host.close()
     clock = FakeClock()
     resumed = run_script([], SETTINGS, book=BOOK, clock=clock, resume=True, journal_path=journal)
     host = resumed.host

@@ -140,6 +140,7 @@ def test_undo_takes_back_a_nomination_and_the_journal_replays_it(tmp_path):
     assert host.handle(Undo())
     assert host.state.nominations.get(1, []) == []
     host.submit(EnterSeats((6,)))
+    host.close()  # the process ends: its journal lock goes
     resumed, *_ = make_host(tmp_path)
     resumed.resume()
     assert resumed.state.nominations == {1: [6]}
@@ -183,6 +184,7 @@ def test_a_whole_last_record_without_its_newline_is_kept_on_resume(tmp_path):
     host, *_ = make_host(tmp_path)
     host.start()
     host.submit(EnterSeats((2, 5, 9)))
+    host.close()  # the process ends: its journal lock goes
     journal = tmp_path / "game.jsonl"
     journal.write_bytes(journal.read_bytes().rstrip(b"\n"))  # the newline never reached the disk
     resumed, *_ = make_host(tmp_path)
@@ -191,6 +193,7 @@ def test_a_whole_last_record_without_its_newline_is_kept_on_resume(tmp_path):
     assert mafia == [2, 5, 9]
     resumed.wait_timer()
     assert resumed.submit(EnterSeats((4,)))
+    resumed.close()
     again, *_ = make_host(tmp_path)
     again.resume()
     assert again.state.players[4].role is Role.COMMISSAR

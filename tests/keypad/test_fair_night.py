@@ -370,6 +370,7 @@ def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) ->
     morning = timeline.first("Город просыпается!", after=night_start)
     private.wait_idle()
     private.close()
+    host.close()  # releases the journal's lock, as the end of a process does
     return Recorded(
         audio=timeline.mix(night_start, morning),
         announcements=[

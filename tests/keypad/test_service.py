@@ -13,7 +13,7 @@ import pytest
 from voicehost.__main__ import build_parser, main
 from voicehost.cli.service import UnitSpec, systemd_quote, unit_text, voicehost_command
 
-USER = getpass.getuser()
+USER = getpass.getuser() if getpass.getuser() != "root" else "voicehost"  # the host is never root
 
 
 def write_config(folder: Path) -> Path:
@@ -44,6 +44,12 @@ def test_the_unit_starts_the_host_at_boot_resuming_an_unfinished_game(tmp_path: 
     assert unit_values(text, "Restart") == ["on-failure"]
     assert unit_values(text, "After") == ["sound.target"]
     assert unit_values(text, "User") == [USER]
+    assert unit_values(text, "UMask") == ["0077"]
+    assert unit_values(text, "StateDirectory") == ["voicehost"]
+    assert unit_values(text, "ProtectSystem") == ["strict"]
+    assert unit_values(text, "NoNewPrivileges") == ["yes"]
+    assert unit_values(text, "PrivateTmp") == ["yes"]
+    assert unit_values(text, "ProtectHome")[0] in ("yes", "read-only")
     assert unit_values(text, "WantedBy") == ["multi-user.target"]
     assert "input" in unit_values(text, "SupplementaryGroups")[0].split()  # reads the keypad
 
@@ -103,8 +109,11 @@ def test_print_shows_the_unit_and_writes_nothing(
 
 
 def test_status_tells_whether_a_start_resumes_or_begins(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from voicehost.cli import service
+
+    monkeypatch.setattr(service, "STATE_ROOT", tmp_path / "var-lib")  # the unit's data folder
     config = write_config(tmp_path)
     units = ["--unit-dir", str(tmp_path / "units")]
     assert main(["--config", str(config), "service", "status", *units]) == 3
@@ -113,8 +122,8 @@ def test_status_tells_whether_a_start_resumes_or_begins(
     capsys.readouterr()
     assert main(["--config", str(config), "service", "status", *units]) == 0
     assert "on start: starts a new game" in capsys.readouterr().out
-    journal = tmp_path / "journals" / "game-2024-05-01_20-00-00.jsonl"
-    journal.parent.mkdir()
+    journal = tmp_path / "var-lib" / "voicehost" / "journals" / "game-2024-05-01_20-00-00.jsonl"
+    journal.parent.mkdir(parents=True)
     journal.write_text("{}\n")
     main(["--config", str(config), "service", "status", *units])
     assert f"on start: resumes {journal}" in capsys.readouterr().out
@@ -126,6 +135,31 @@ def test_uninstall_removes_the_unit(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert not unit.exists()
     assert main(["service", "uninstall", "--unit-dir", str(unit.parent)]) == 0
     assert "not installed" in capsys.readouterr().out
+
+
+def test_the_host_never_runs_as_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = write_config(tmp_path)
+    code = main(["--config", str(config), "service", "install", "--unit-dir", str(tmp_path),
+                 "--user", "root"])  # fmt: skip
+    assert code == 1 and "must not run as root" in capsys.readouterr().err
+    if getpass.getuser() == "root":
+        text = install(tmp_path, config).read_text()  # root installing: the service's own user
+        assert unit_values(text, "User") == ["voicehost"]
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is missing")
+def test_the_sandbox_scores_safe(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    unit = tmp_path / "voicehost.service"
+    unit.write_text(unit_text(UnitSpec(USER, voicehost_command(config), tmp_path, config)))
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    if "Overall exposure level" not in result.stdout:
+        pytest.skip(f"systemd-analyze security cannot run here: {result.stderr.strip()[:200]}")
+    exposure = float(
+        result.stdout.split("Overall exposure level for voicehost.service:")[1].split()[0]
+    )
+    assert exposure <= 1.5, result.stdout
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     resume = False
     journal = args.journal
     if args.resume_or_start and journal is None:
-        journal = session.find_journal(settings, None)
+        journal = boot_journal(settings)
         resume = journal is not None
     return session.play(
         settings,
@@ -68,6 +68,21 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
     )
+
+
+def boot_journal(settings: config.Settings) -> Path | None:
+    """The service's journal: the newest one that can be resumed. Those that cannot are set
+    aside (renamed, kept) and each is said on stderr (and in the log), so a bad journal never
+    keeps the table dead at boot."""
+    from voicehost.host.journal import choose_resumable
+    from voicehost.phrases import PhraseBook
+
+    book = PhraseBook.load(settings.language)
+    folder = settings.path(settings.storage.journal_dir)
+    journal, messages = choose_resumable(folder, settings, book.error)
+    for message in messages:
+        print(f"voicehost: {message}", file=sys.stderr)
+    return journal
 
 
 def run_script_file(

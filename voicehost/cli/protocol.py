@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from voicehost.cli import session
@@ -30,6 +31,10 @@ def run(args: argparse.Namespace) -> int:
     data = protocol.build(replay_journal(settings, path).state)
     print(protocol.to_json(data) if args.json else protocol.to_table(data))
     folder = settings.path(settings.storage.protocol_dir)
-    json_path, text_path = protocol.write(data, folder, path.stem)
+    try:
+        json_path, text_path = protocol.write(data, folder, path.stem)
+    except protocol.ProtocolError as exc:
+        print(f"\nvoicehost: {exc}", file=sys.stderr)
+        return 1
     print(f"\nWritten: {text_path} and {json_path}")
     return 0

@@ -34,6 +34,17 @@ class ServiceError(VoicehostError):
     """The service cannot be installed or removed; the text says what to do."""
 
 
+#: The service's own user when whoever installs it is root (``sudo`` from a login names that one).
+SERVICE_USER = "voicehost"
+#: systemd's StateDirectory=: /var/lib/voicehost, owned by the service's user, mode 0700.
+STATE_DIRECTORY = "voicehost"
+#: Where the hardened service may write, besides the voice cache: the journals and protocols.
+#: What systemd's %S means for a system service.
+STATE_ROOT = Path("/var/lib")
+JOURNAL_DIR = f"%S/{STATE_DIRECTORY}/journals"
+PROTOCOL_DIR = f"%S/{STATE_DIRECTORY}/protocols"
+
+
 @dataclass(frozen=True)
 class UnitSpec:
     """What the unit file says: who runs what, where."""
@@ -42,6 +53,14 @@ class UnitSpec:
     command: tuple[str, ...]
     working_directory: Path
     config_path: Path
+    cache_dir: Path | None = None  # the voice cache `voicehost phrases build` fills
+
+
+def _under_home(*paths: Path) -> bool:
+    return any(
+        str(path).startswith(("/home/", "/root/", "/run/user/")) or str(path) in ("/home", "/root")
+        for path in paths
+    )
 
 
 def systemd_quote(argument: str) -> str:
@@ -67,8 +86,20 @@ def voicehost_command(config_path: Path) -> tuple[str, ...]:
 
 
 def unit_text(spec: UnitSpec) -> str:
-    """The systemd unit file."""
+    """The systemd unit file: an unprivileged, hardened host whose data is under /var/lib.
+
+    The sandbox keeps what the host needs and nothing else: the sound card and the keypad
+    (the audio and input groups, and only those devices), its state directory and the voice
+    cache for writing, no network (it is an offline host), no privileges to gain. A clone under
+    /home stays readable (``ProtectHome=read-only``): the venv and config.yaml live there.
+    """
     exec_start = " ".join(systemd_quote(part) for part in spec.command)
+    cache = spec.cache_dir
+    # The venv's python may link to an interpreter under a home (pyenv): that must stay too.
+    needed = [spec.working_directory, spec.config_path, *([cache] if cache else [])]
+    needed += [Path(spec.command[0]), Path(spec.command[0]).resolve()]
+    home = "read-only" if _under_home(*needed) else "yes"
+    writable = f"ReadWritePaths=-{_specifier_safe(str(cache))}\n" if cache else ""
     return f"""\
 # Written by `voicehost service install`; remove with `voicehost service uninstall`.
 [Unit]
@@ -87,6 +118,12 @@ User={spec.user}
 SupplementaryGroups=audio input
 WorkingDirectory={_specifier_safe(str(spec.working_directory))}
 Environment=PYTHONUNBUFFERED=1
+# Journals and protocols hold the roles: owner-only, under /var/lib/voicehost.
+StateDirectory={STATE_DIRECTORY}
+StateDirectoryMode=0700
+Environment=VOICEHOST_JOURNAL_DIR={JOURNAL_DIR}
+Environment=VOICEHOST_PROTOCOL_DIR={PROTOCOL_DIR}
+UMask=0077
 ExecStart={exec_start}
 Restart=on-failure
 RestartSec=3
@@ -94,6 +131,45 @@ RestartSec=3
 KillSignal=SIGINT
 TimeoutStopSec=10
 SuccessExitStatus={INTERRUPTED_EXIT}
+# The screen shows what the table sees, refusals at night included; journald would keep it
+# for anyone allowed to read the log, so only the log (stderr, which names no secret) goes.
+StandardOutput=null
+StandardError=journal
+
+# The sandbox.
+NoNewPrivileges=yes
+CapabilityBoundingSet=
+AmbientCapabilities=
+ProtectSystem=strict
+ProtectHome={home}
+{writable}PrivateTmp=yes
+PrivateNetwork=yes
+IPAddressDeny=any
+RestrictAddressFamilies=AF_UNIX
+DevicePolicy=closed
+DeviceAllow=char-alsa rw
+DeviceAllow=char-input rw
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+ProtectProc=invisible
+ProcSubset=pid
+RestrictNamespaces=yes
+RestrictRealtime=yes
+RestrictSUIDSGID=yes
+LockPersonality=yes
+RemoveIPC=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+SystemCallFilter=~@privileged @resources
+SystemCallErrorNumber=EPERM
+PrivateMounts=yes
+# Not set, as they would break sound or the keypad: PrivateDevices (the sound card and the
+# keypad are devices), PrivateUsers (the audio and input groups), MemoryDenyWriteExecute (the
+# sound library's callbacks are made at run time).
 
 [Install]
 WantedBy=multi-user.target
@@ -101,17 +177,38 @@ WantedBy=multi-user.target
 
 
 def default_user() -> str:
-    """The person who ran ``sudo``, else whoever runs this."""
-    return os.environ.get("SUDO_USER") or getpass.getuser()
+    """The person who ran ``sudo``, else whoever runs this; root gets the service's own user."""
+    user = os.environ.get("SUDO_USER") or getpass.getuser()
+    return SERVICE_USER if user == "root" else user
 
 
-def check_user(user: str) -> None:
+ADD_USER = f"useradd --system --no-create-home --groups audio,input {SERVICE_USER}"
+
+
+def check_user(user: str, *, create: bool = False) -> None:
+    """The host never runs as root; the service's own user is made when it is missing."""
+    if user == "root" or (user.isdigit() and int(user) == 0):
+        raise ServiceError(
+            "the host must not run as root (it reads keys and writes the roles to disk); give "
+            f"--user NAME, or let it run as its own user «{SERVICE_USER}»"
+        )
     try:
         pwd.getpwnam(user)
-    except KeyError as exc:
-        raise ServiceError(
-            f"there is no user «{user}» on this machine; give an existing one with --user"
-        ) from exc
+        return
+    except KeyError:
+        pass
+    if user == SERVICE_USER and create and os.geteuid() == 0 and shutil.which("useradd"):
+        done = subprocess.run(ADD_USER.split(), capture_output=True, text=True, check=False)
+        if done.returncode == 0:
+            print(f"Made the user «{SERVICE_USER}» (groups audio, input) to run the host.")
+            return
+        raise ServiceError(f"cannot make the user «{SERVICE_USER}»: {done.stderr.strip()}")
+    if user == SERVICE_USER:
+        print(f"Note: make the user «{SERVICE_USER}» before starting: sudo {ADD_USER}")
+        return
+    raise ServiceError(
+        f"there is no user «{user}» on this machine; give an existing one with --user"
+    )
 
 
 def config_path_of(args: argparse.Namespace) -> Path:
@@ -138,14 +235,17 @@ def systemctl(*arguments: str) -> subprocess.CompletedProcess[str]:
 def install(args: argparse.Namespace) -> int:
     """Write the unit and enable it (now, when systemd runs here)."""
     user = args.user or default_user()
-    check_user(user)
+    unit_dir = Path(args.unit_dir)
+    check_user(user, create=not args.print and unit_dir == SYSTEM_UNIT_DIR)
     config_path = config_path_of(args)
-    spec = UnitSpec(user, voicehost_command(config_path), PROJECT_DIR, config_path)
+    settings = config.load(config_path)
+    cache = settings.path(settings.voice.cache_dir).absolute()
+    spec = UnitSpec(user, voicehost_command(config_path), PROJECT_DIR, config_path, cache)
     text = unit_text(spec)
     if args.print:
         print(text, end="")
         return 0
-    unit_path = Path(args.unit_dir) / UNIT_NAME
+    unit_path = unit_dir / UNIT_NAME
     try:
         unit_path.parent.mkdir(parents=True, exist_ok=True)
         unit_path.write_text(text, encoding="utf-8")
@@ -154,9 +254,10 @@ def install(args: argparse.Namespace) -> int:
             f"cannot write {unit_path}: run it with sudo, e.g. "
             f"`sudo {sys.executable} -m voicehost service install --user {user}`"
         ) from exc
-    print(f"Wrote {unit_path}: the host starts at boot as {user}, with {config_path}.")
-    if user == "root":
-        print("Note: it runs as root; `--user NAME` runs it as a normal user instead.")
+    print(
+        f"Wrote {unit_path}: the host starts at boot as {user}, with {config_path}; its "
+        f"journals and protocols go to /var/lib/{STATE_DIRECTORY}."
+    )
     if args.no_enable:
         return 0
     return _enable(unit_path)
@@ -232,7 +333,10 @@ def _next_start(unit: str) -> str:
     )  # fmt: skip
     try:
         settings = config.load(config_arg)
-        journal = newest_unfinished(settings.path(settings.storage.journal_dir))
+        folder = settings.path(settings.storage.journal_dir)
+        if f"Environment=VOICEHOST_JOURNAL_DIR={JOURNAL_DIR}" in unit:
+            folder = Path(JOURNAL_DIR.replace("%S", str(STATE_ROOT)))
+        journal = newest_unfinished(folder)
     except VoicehostError as exc:
         return f"cannot tell ({exc})"
     return f"resumes {journal}" if journal is not None else "starts a new game"

@@ -66,7 +66,12 @@ def write_protocol(host: Host) -> str:
     assert host.state is not None
     stem = host.journal_path.stem if host.journal_path else time.strftime("game-%Y-%m-%d_%H-%M-%S")
     folder = host.settings.path(host.settings.storage.protocol_dir)
-    json_path, text_path = protocol_module.write(protocol_module.build(host.state), folder, stem)
+    try:
+        json_path, text_path = protocol_module.write(
+            protocol_module.build(host.state), folder, stem
+        )
+    except protocol_module.ProtocolError as exc:
+        return f"✗ {exc}"  # the game goes on: the journal still holds it
     return host.book.screen("protocol_written", {"text": text_path, "json": json_path})
 
 
@@ -149,6 +154,8 @@ def play(
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
+    elif not journal_path.exists():
+        print(f"The game was not saved: {journal_path} could not be written.")
     else:
         print(book.screen("game_paused", {"journal": journal_path}))
     return 0

@@ -6,6 +6,7 @@ JSON object and read it back (``to_json`` / ``from_json``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any, ClassVar
@@ -95,19 +96,41 @@ def to_json(event: Input) -> dict[str, Any]:
     return {"kind": event.kind, **data}
 
 
-def from_json(data: dict[str, Any]) -> Input:
-    """Read an input back from its journal form."""
+def from_json(data: Any) -> Input:
+    """Read an input back from its journal form; raises BadRecord saying what is wrong."""
+    if not isinstance(data, dict):
+        raise BadRecord(f"the input is {data!r}, not a record with a kind")
     fields = dict(data)
     kind = fields.pop("kind", None)
-    cls = INPUT_TYPES.get(str(kind))
+    cls = INPUT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
-        raise BadRecord(f"journal: unknown input kind {kind!r}")
+        raise BadRecord(f"unknown input kind {kind!r}")
     if cls is EndSpeech:
         fields.pop("source", None)  # earlier versions said here who ended it; the line says now
     if cls is EnterSeats:
-        fields["seats"] = tuple(int(s) for s in fields.get("seats", ()))
+        seats = fields.get("seats", ())
+        if not isinstance(seats, list) or not all(_whole(seat) for seat in seats):
+            raise BadRecord(f"seats is {seats!r}; it must be a list of seat numbers")
+        fields["seats"] = tuple(seats)
+    known = {spec.name for spec in dataclasses.fields(cls)}
+    for name, value in fields.items():
+        if name not in known:
+            raise BadRecord(f"a {kind} input has no field {name!r} (a newer voicehost's journal?)")
+        expected = _FIELD_KINDS.get(name)
+        if expected is int and not _whole(value):
+            raise BadRecord(f"{kind}.{name} is {value!r}; it must be a whole number")
+        if expected is str and not isinstance(value, str):
+            raise BadRecord(f"{kind}.{name} is {value!r}; it must be text")
     try:
         event: Input = cls(**fields)
     except TypeError as exc:
-        raise BadRecord(f"journal: bad {kind} record {data!r}: {exc}") from exc
+        raise BadRecord(f"a {kind} input lacks a field: {exc}") from exc
     return event
+
+
+#: The type each recorded field must have (EnterSeats.seats is checked on its own).
+_FIELD_KINDS: dict[str, type] = {"count": int, "timer_id": int, "seat": int, "source": str}
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

@@ -2,31 +2,58 @@
 
 The first line is a header with the game's rules (so a resumed game keeps the rules it started
 with, whatever config.yaml says now). Every accepted input follows as ``{"input": {...}}``, and
-an undo as ``{"undo": true}``. The file is created with mode 0600: it holds the roles.
+an undo as ``{"undo": true}``. The file is owner-only (0600, in a 0700 folder): it holds the
+roles. A host holds an exclusive ``flock`` on its journal, so a second host of the same game is
+refused instead of writing a second story into it.
+
+When the disk is full (or read-only, or gone), the game goes on: the records that could not be
+written wait in memory, in order, and are written as soon as the disk takes them again. The
+host hears about each change of that state once, through ``on_saving``.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import fcntl
 import json
+import logging
 import os
+import stat
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
-from voicehost.game.errors import BadRecord
+from voicehost.game.engine import Engine
+from voicehost.game.errors import BadRecord, RuleViolation
 from voicehost.game.inputs import Input, drop_last_undoable, from_json, to_json
 from voicehost.game.rules import GameRules
+from voicehost.game.state import GameState
+from voicehost.host import storage
 
 FORMAT = "voicehost-journal/1"
+FORMAT_FAMILY = "voicehost-journal/"
+#: While records wait in memory, the periodic ``retry`` tries the disk again this often (s).
+RETRY_SECONDS = 2.0
+
+log = logging.getLogger(__name__)
+
+#: ``on_saving(saving, reason)``: False when records start waiting in memory (``reason`` says
+#: why), True when they are all on disk again.
+SavingHook = Callable[[bool, str], None]
+#: Words for a rule violation's code and params (the phrase book's ``error``).
+Describe = Callable[[str, Mapping[str, Any]], str]
 
 
 class JournalError(VoicehostError):
     """A journal cannot be read or written; the text names the file and the line."""
+
+
+class JournalBusy(JournalError):
+    """Another voicehost is hosting this journal's game right now."""
 
 
 @dataclass(frozen=True)
@@ -36,59 +63,115 @@ class JournalEntry:
     event: Input | None
     source: str = "keyboard"
     undo: bool = False
+    line: int = 0  # the journal's line number (1 is the header); 0 when not from a file
 
 
 def settings_from_record(base: Settings, record: Any, path: Path | None = None) -> Settings:
     """``base`` with the game-deciding parts replaced by those recorded in a journal header."""
+    where = f"{path or 'the journal'}, line 1 (the header)"
     try:
         game = GameRules.from_record(record)
     except BadRecord as exc:
-        raise JournalError(f"{path or 'the journal'}, line 1 (the header): {exc}") from exc
+        raise JournalError(f"{where}: {exc}") from exc
     language = record.get("language", base.language)
     if language not in ("ru", "en"):
-        raise JournalError(f"{path or 'the journal'}, line 1 (the header): language {language!r}")
+        raise JournalError(f"{where}: language {language!r}; it must be ru or en")
     return dataclasses.replace(base.with_game(game), language=language)
+
+
+def _lock(descriptor: int, path: Path) -> None:
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError as exc:
+        os.close(descriptor)
+        raise JournalBusy(
+            f"the game in {path} is being hosted by another voicehost right now (is the "
+            "service running? `sudo systemctl stop voicehost`); stop that one first"
+        ) from exc
 
 
 class Journal:
     """Appends entries to a journal file, each flushed to disk before the caller goes on."""
 
-    def __init__(self, path: Path, handle: Any) -> None:
+    def __init__(
+        self,
+        path: Path,
+        descriptor: int | None,
+        *,
+        on_saving: SavingHook | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.path = path
-        self._handle = handle
+        self._descriptor = descriptor
+        self._on_saving = on_saving
+        self._clock = clock
+        self._pending: list[bytes] = []  # whole lines not yet on disk, oldest first
+        self._written_of_first = 0  # bytes of _pending[0] already written (a short write)
+        self._unsynced = False  # written but fsync failed: sync before anything else
+        self._saving = True
+        self._next_try = 0.0
+        self.problem = ""  # why records wait in memory, in words; "" when all are on disk
+
+    @property
+    def saving(self) -> bool:
+        """Whether every accepted record is on disk."""
+        return self._saving
+
+    @property
+    def unsaved(self) -> int:
+        """How many records wait in memory."""
+        return len(self._pending)
 
     @classmethod
-    def create(cls, path: Path, settings: Settings) -> Journal:
-        """Start a new journal (owner-only permissions) with the game's header."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError as exc:
-            raise JournalError(f"journal {path} already exists; use `voicehost resume`") from exc
-        except OSError as exc:
-            raise JournalError(f"cannot create journal {path}: {exc.strerror}") from exc
-        journal = cls(path, os.fdopen(descriptor, "a", encoding="utf-8"))
+    def create(
+        cls, path: Path, settings: Settings, *, on_saving: SavingHook | None = None
+    ) -> Journal:
+        """Start a new journal (owner-only, locked) with the game's header.
+
+        A journal that cannot be created now (a full or read-only disk, no folder) is no reason
+        to stop the game: the header waits in memory with the inputs, no empty file is left
+        behind, and ``on_saving(False, ...)`` says so.
+        """
         header = {
             "format": FORMAT,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
-        journal._write(header)
+        journal = cls(path, None, on_saving=on_saving)
+        if path.exists():
+            raise JournalError(f"journal {path} already exists; use `voicehost resume`")
+        journal._pending.append(_line(header))
+        journal._flush()
         return journal
 
     @classmethod
-    def reopen(cls, path: Path) -> Journal:
-        """Continue appending to an existing journal (after a resume).
+    def reopen(cls, path: Path, *, on_saving: SavingHook | None = None) -> Journal:
+        """Continue appending to an existing journal (after a resume), holding its lock.
 
-        A line torn by a power cut is cut off first, so the next entry starts on a line of its
-        own and a later resume reads the journal cleanly.
+        A line torn by a power cut (or garbage after the last whole line) is cut off first and
+        the cut is fsync'ed, so the next entry starts on a line of its own and every later
+        resume reads the journal cleanly. A journal readable by others is made owner-only.
         """
         try:
-            _drop_torn_tail(path)
-            handle = open(path, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+            descriptor = os.open(path, os.O_RDWR)
         except OSError as exc:
-            raise JournalError(f"cannot open journal {path}: {exc.strerror}") from exc
-        return cls(path, handle)
+            raise JournalError(f"cannot open journal {path}: {storage.reason(exc)}") from exc
+        _lock(descriptor, path)
+        try:
+            mode = stat.S_IMODE(os.fstat(descriptor).st_mode)
+            if mode & 0o077:
+                os.fchmod(descriptor, storage.FILE_MODE)
+                log.warning(
+                    "journal %s could be read by others (mode %o): it is owner-only (600) now",
+                    path,
+                    mode,
+                )
+            _drop_torn_tail(descriptor)
+            os.lseek(descriptor, 0, os.SEEK_END)
+        except OSError as exc:
+            os.close(descriptor)
+            raise JournalError(f"cannot repair journal {path}: {storage.reason(exc)}") from exc
+        return cls(path, descriptor, on_saving=on_saving)
 
     def append(self, event: Input, source: str) -> None:
         self._write({"input": to_json(event), "source": source, "at": round(time.time(), 3)})
@@ -100,91 +183,330 @@ class Journal:
         """A line that replay ignores (e.g. 'resumed at')."""
         self._write({"note": note, "at": round(time.time(), 3)})
 
+    def retry(self) -> bool:
+        """Called now and then by the host: try to write what waits in memory (at most every
+        ``RETRY_SECONDS``). True when everything is on disk."""
+        if self._saving:
+            return True
+        if self._clock() < self._next_try:
+            return False
+        self._flush()
+        return self._saving
+
     def _write(self, record: dict[str, Any]) -> None:
-        self._handle.write(json.dumps(record, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        os.fsync(self._handle.fileno())
+        self._pending.append(_line(record))
+        self._flush()
+
+    def _flush(self) -> None:
+        """Write and fsync every waiting line, in order; on a disk error keep the rest."""
+        try:
+            if self._descriptor is None:
+                self._descriptor = self._open_new()
+            if self._unsynced:
+                os.fsync(self._descriptor)
+                self._unsynced = False
+            while self._pending:
+                line = self._pending[0]
+                while self._written_of_first < len(line):
+                    self._written_of_first += os.write(
+                        self._descriptor, line[self._written_of_first :]
+                    )
+                self._pending.pop(0)
+                self._written_of_first = 0
+                self._unsynced = True
+            os.fsync(self._descriptor)
+            self._unsynced = False
+        except OSError as exc:
+            self._failed(exc)
+            return
+        if not self._saving:
+            self._saving = True
+            self.problem = ""
+            if self._on_saving is not None:
+                self._on_saving(True, "")
+            else:
+                log.warning("journal %s: saving again, every input is on disk", self.path)
+
+    def _open_new(self) -> int:
+        """Create the file (owner-only, locked); a failed first write leaves no empty file."""
+        storage.private_folder(self.path.parent)
+        try:
+            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+        except FileExistsError as exc:
+            raise JournalError(
+                f"journal {self.path} already exists; use `voicehost resume`"
+            ) from exc
+        try:
+            _lock(descriptor, self.path)
+            os.fchmod(descriptor, storage.FILE_MODE)
+            header = self._pending[0]
+            written = 0
+            while written < len(header):
+                written += os.write(descriptor, header[written:])
+            os.fsync(descriptor)
+        except OSError:
+            os.close(descriptor)
+            self.path.unlink(missing_ok=True)
+            raise
+        storage.sync_folder(self.path.parent)
+        self._pending.pop(0)
+        return descriptor
+
+    def _failed(self, exc: OSError) -> None:
+        self._next_try = self._clock() + RETRY_SECONDS
+        if not self._saving:
+            return
+        self._saving = False
+        self.problem = storage.reason(exc)
+        if self._on_saving is not None:
+            self._on_saving(False, self.problem)  # the host says it when it tells no secret
+            return
+        log.warning(
+            "journal %s cannot be written (%s): inputs wait in memory until it can",
+            self.path,
+            self.problem,
+        )
 
     def close(self) -> None:
-        self._handle.close()
+        """Write what can be written and release the lock; what cannot is said in the log."""
+        if self._pending:
+            self._flush()
+        if self._pending:
+            log.error(
+                "journal %s: %d input(s) could not be saved (%s)",
+                self.path,
+                len(self._pending),
+                self.problem,
+            )
+        if self._descriptor is not None:
+            os.close(self._descriptor)
+            self._descriptor = None
+
+
+def _line(record: dict[str, Any]) -> bytes:
+    return (json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
-    """The header and the entries of a journal. A torn last line (power cut) is ignored."""
+    """The header and the entries of a journal, each checked: a record this voicehost cannot
+    use raises JournalError naming the file, the line and what is wrong. A torn last line (a
+    power cut) is ignored."""
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        data = path.read_bytes()
     except FileNotFoundError as exc:
         raise JournalError(f"no journal at {path}; `voicehost resume` with no file finds "
                            "the newest one") from exc  # fmt: skip
     except OSError as exc:
-        raise JournalError(f"cannot read journal {path}: {exc.strerror}") from exc
-    records = list(_parse(path, lines))
-    if not records or records[0].get("format") != FORMAT:
-        raise JournalError(f"{path} is not a voicehost journal (no header line)")
-    header = records[0]
+        raise JournalError(f"cannot read journal {path}: {storage.reason(exc)}") from exc
+    numbered = list(_parse(path, data))
+    if not numbered:
+        raise JournalError(f"{path} is empty: it is not a voicehost journal (no header line)")
+    first, header = numbered[0]
+    fmt = header.get("format")
+    if first != 1 or not isinstance(fmt, str) or not fmt.startswith(FORMAT_FAMILY):
+        raise JournalError(f"{path} is not a voicehost journal (line 1 is no journal header)")
+    if fmt != FORMAT:
+        raise JournalError(
+            f"{path}, line 1: the journal is in format {fmt!r}, written by a newer voicehost; "
+            "update voicehost to resume it"
+        )
+    if "game" not in header:
+        raise JournalError(f"{path}, line 1 (the header): the game's rules are missing")
+    try:
+        GameRules.from_record(header["game"])
+    except BadRecord as exc:
+        raise JournalError(f"{path}, line 1 (the header): {exc}") from exc
     entries: list[JournalEntry] = []
-    for record in records[1:]:
-        if record.get("undo"):
-            entries.append(JournalEntry(None, str(record.get("source", "keyboard")), undo=True))
+    for number, record in numbered[1:]:
+        source = record.get("source", "keyboard")
+        if not isinstance(source, str):
+            raise JournalError(f"{path}, line {number}: source is {source!r}; it must be text")
+        if "undo" in record:
+            if record["undo"] is not True:
+                raise JournalError(f"{path}, line {number}: undo is {record['undo']!r}")
+            entries.append(JournalEntry(None, source, undo=True, line=number))
         elif "input" in record:
-            entries.append(JournalEntry(from_json(record["input"]), str(record.get("source", ""))))
+            try:
+                event = from_json(record["input"])
+            except BadRecord as exc:
+                raise JournalError(f"{path}, line {number}: {exc}") from exc
+            entries.append(JournalEntry(event, source, line=number))
+        elif "note" not in record:
+            raise JournalError(
+                f"{path}, line {number}: not a record this voicehost knows (keys: "
+                f"{', '.join(sorted(map(str, record))) or 'none'}); a newer voicehost's journal?"
+            )
     return header, entries
 
 
-def _drop_torn_tail(path: Path) -> None:
-    """End the file on a whole line: a torn tail is cut off, a whole record gets its newline.
+def replay(
+    engine: Engine, entries: list[JournalEntry], path: Path, describe: Describe
+) -> GameState:
+    """The state after the journal's game; an input the rules refuse raises JournalError that
+    names the file, the line and, in words, why the game refuses it."""
+    state, _ = engine.new_game()
+    for entry in effective_entries(entries):
+        assert entry.event is not None  # undo entries are gone
+        try:
+            state, _ = engine.step(state, entry.event)
+        except RuleViolation as violation:
+            words = describe(violation.code, violation.params)
+            raise JournalError(
+                f"{path}, line {entry.line}: the game refuses this recorded input ({words}); "
+                "the journal was changed by hand or written by two hosts at once"
+            ) from violation
+    return state
+
+
+def _drop_torn_tail(descriptor: int) -> None:
+    """End the file on a whole record: garbage after the last good line is cut off and a whole
+    last record gets its newline, both fsync'ed.
 
     ``read`` keeps a last record that parses (it was written whole, only its newline was lost)
-    and drops one that does not; this makes the file say the same.
+    and ignores a last line that does not; this makes the file say the same, so what is
+    appended next starts on a line of its own.
     """
-    data = path.read_bytes()
-    if not data or data.endswith(b"\n"):
+    size = os.lseek(descriptor, 0, os.SEEK_END)
+    if size == 0:
         return
-    keep = data.rfind(b"\n") + 1
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    data = b""
+    while len(data) < size:
+        chunk = os.read(descriptor, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    body = data.rstrip(b"\n")
+    keep = body.rfind(b"\n") + 1
+    last = body[keep:]
+    if _decodes(last):
+        if not data.endswith(b"\n"):
+            os.lseek(descriptor, 0, os.SEEK_END)
+            os.write(descriptor, b"\n")
+            os.fsync(descriptor)
+        return
+    os.ftruncate(descriptor, keep)
+    os.fsync(descriptor)
+
+
+def _decodes(line: bytes) -> bool:
     try:
-        json.loads(data[keep:])
-        whole = True
-    except ValueError:
-        whole = False
-    with open(path, "r+b") as handle:
-        if whole:
-            handle.seek(0, os.SEEK_END)
-            handle.write(b"\n")
-        else:
-            handle.truncate(keep)
-        handle.flush()
-        os.fsync(handle.fileno())
+        return isinstance(json.loads(line.decode("utf-8")), dict)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
 
 
-def _parse(path: Path, lines: list[str]) -> Iterator[dict[str, Any]]:
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
+def _parse(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]]]:
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    last = len(lines)
+    for number, raw in enumerate(lines, start=1):
+        if not raw.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if number == len(lines):
+            text = raw.decode("utf-8")
+            record = json.loads(text)
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            if number == last:
                 return  # the write was cut by a power loss: it never took effect
-            raise JournalError(f"{path} line {number} is damaged: {exc.msg}") from exc
+            what = "is not UTF-8 text" if isinstance(exc, UnicodeDecodeError) else "is damaged"
+            raise JournalError(
+                f"{path}, line {number} {what}; the journal was changed by something other "
+                "than voicehost"
+            ) from exc
         if not isinstance(record, dict):
-            raise JournalError(f"{path} line {number} is not a journal record")
-        yield record
+            if number == last:
+                return
+            raise JournalError(f"{path}, line {number} is not a journal record")
+        yield number, record
 
 
 def newest_unfinished(directory: Path) -> Path | None:
     """The most recent journal in ``directory`` whose game has not ended, if any."""
-    if not directory.is_dir():
-        return None
-    candidates = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
-    for path in candidates:
-        if not (path.with_suffix(".finished")).exists():
-            return path
-    return None
+    found = unfinished(directory)
+    return found[0] if found else None
+
+
+def unfinished(directory: Path) -> list[Path]:
+    """The journals in ``directory`` whose game has not ended, newest first."""
+    try:
+        if not directory.is_dir():
+            return []
+        candidates = []
+        for path in directory.glob("*.jsonl"):
+            try:
+                candidates.append((path.stat().st_mtime, path))
+            except OSError:
+                continue  # gone meanwhile
+    except OSError:
+        return []
+    candidates.sort(reverse=True)
+    return [path for _, path in candidates if not path.with_suffix(".finished").exists()]
+
+
+def set_aside(path: Path, reason: str) -> str:
+    """Rename a journal that cannot be resumed (it is kept, never deleted) so the boot service
+    passes over it; returns the message that says so (for the screen, the log, the voice)."""
+    target = path.with_name(f"{path.name}.bad-{time.strftime('%Y%m%d-%H%M%S')}")
+    try:
+        os.replace(path, target)
+        storage.sync_folder(path.parent)
+    except OSError as exc:
+        return (
+            f"The journal {path} cannot be resumed ({reason}) and cannot be set aside "
+            f"({storage.reason(exc)}); move it away by hand."
+        )
+    return (
+        f"The journal {path} cannot be resumed ({reason}); it was set aside as {target.name} "
+        "(kept for the club's records), and the host goes on without it."
+    )
+
+
+def choose_resumable(
+    directory: Path, base: Settings, describe: Describe
+) -> tuple[Path | None, list[str]]:
+    """For the boot service: the newest unfinished journal that can be resumed, setting aside
+    (with a message each) those that cannot; ``None`` when a new game should start.
+
+    A journal another host holds right now is passed over, not set aside.
+    """
+    messages: list[str] = []
+    for path in unfinished(directory):
+        try:
+            header, entries = read(path)
+            settings = settings_from_record(base, header["game"], path)
+            replay(Engine(settings.game), entries, path, describe)
+            descriptor = os.open(path, os.O_RDONLY)
+            try:
+                _lock(descriptor, path)  # closes it when busy
+            except JournalBusy as exc:
+                messages.append(str(exc))
+                continue
+            os.close(descriptor)
+        except JournalBusy:
+            continue
+        except (JournalError, OSError) as exc:
+            reason = str(exc).removeprefix(f"{path}, ").removeprefix(f"{path} ")
+            message = set_aside(path, reason)
+            log.warning("%s", message)
+            messages.append(message)
+            continue
+        return path, messages
+    return None, messages
 
 
 def mark_finished(path: Path) -> None:
-    """Leave a marker beside a journal whose game has ended."""
-    path.with_suffix(".finished").touch()
+    """Leave an owner-only marker beside a journal whose game has ended, fsync'ed with its
+    folder (a power cut right after the last input must not make the next boot resume it)."""
+    try:
+        storage.write_private(path.with_suffix(".finished"), b"")
+    except OSError as exc:
+        log.warning(
+            "cannot mark %s finished (%s): the service may offer to resume it",
+            path,
+            storage.reason(exc),
+        )
 
 
 def effective_entries(entries: list[JournalEntry]) -> list[JournalEntry]:
@@ -196,3 +518,21 @@ def effective_entries(entries: list[JournalEntry]) -> list[JournalEntry]:
         else:
             kept.append(entry)
     return kept
+
+
+__all__ = [
+    "FORMAT",
+    "Journal",
+    "JournalBusy",
+    "JournalEntry",
+    "JournalError",
+    "choose_resumable",
+    "effective_entries",
+    "mark_finished",
+    "newest_unfinished",
+    "read",
+    "replay",
+    "set_aside",
+    "settings_from_record",
+    "unfinished",
+]

@@ -50,10 +50,7 @@ from voicehost.host.commands import (
     Undo,
     VoiceStop,
 )
-from voicehost.host.journal import (
-    Journal,
-    mark_finished,
-)
+from voicehost.host.journal import Journal, mark_finished
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
@@ -130,6 +127,9 @@ class Host:
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
+        self._saving_notice: str | None = None  # a journal-state phrase held until daylight
+        self._saving_told = "game.saving_again"
+        self._saving_reason = ""
         # How early a timer event must fire for its cue to start on the deadline (the sound card
         # holds some audio already); a cue player that plays at once has no lead.
         self._cue_lead: Callable[[], float] = cues.lead_seconds
@@ -139,7 +139,9 @@ class Host:
     def start(self) -> None:
         """A new game: journal header, then the opening announcements."""
         if self.journal_path is not None:
-            self._journal = Journal.create(self.journal_path, self.settings)
+            self._journal = Journal.create(
+                self.journal_path, self.settings, on_saving=self._saving_changed
+            )
         state, effects = self.engine.new_game()
         self.state = state
         self._carry_out(effects)
@@ -151,7 +153,7 @@ class Host:
         replayed = replay_journal(self.settings, self.journal_path)
         self.settings, self.engine = replayed.settings, replayed.engine
         self.state, self.accepted = replayed.state, replayed.accepted
-        self._journal = Journal.reopen(self.journal_path)
+        self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
             self.over = True
@@ -382,6 +384,8 @@ class Host:
             else:
                 self.handle(command)
             self.process_due()
+            if self._journal is not None and not self._journal.saving:
+                self._journal.retry()
             if on_idle is not None:
                 on_idle()
             self.screen.refresh()
@@ -424,6 +428,34 @@ class Host:
                     if self.journal_path is not None:
                         mark_finished(self.journal_path)
         self._update_night_sound()
+        self._tell_saving()
+
+    def _saving_changed(self, saving: bool, reason: str) -> None:
+        """The journal could not be written (disk full, read-only) or can be again."""
+        self._saving_notice = "game.saving_again" if saving else "game.cannot_save"
+        self._saving_reason = reason
+        self._tell_saving()
+
+    def _tell_saving(self) -> None:
+        # Said once per change, and never at night: a message the moment a night choice is
+        # written would tell the table that someone just acted.
+        key = self._saving_notice
+        if key is None or (self.state is not None and self.state.phase.is_night):
+            return
+        self._saving_notice = None
+        if key == self._saving_told:
+            return
+        self._saving_told = key
+        if key == "game.cannot_save":
+            message = (
+                f"the journal {self.journal_path} cannot be written ({self._saving_reason}): "
+                "the game goes on, its inputs wait in memory and are written when it can be"
+            )
+            log.warning("%s", message)  # the time of a log line, too, must not fall at night
+            self.screen.message(f"✗ {message}")
+        else:
+            log.warning("the journal %s is written again: no input was lost", self.journal_path)
+        self._say(key)
 
     def _start_timer(self, effect: StartTimer) -> None:
         starts = max(self.clock.now(), self.speaker.busy_until())

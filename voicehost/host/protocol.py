@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Any
 
+from voicehost.errors import VoicehostError
 from voicehost.game.state import GameState
+from voicehost.host import storage
 
 ROLE_NAMES = {
     "civilian": "civilian",
@@ -131,13 +132,22 @@ def _day_lines(day: dict[str, Any]) -> list[str]:
     return lines
 
 
+class ProtocolError(VoicehostError):
+    """The protocol cannot be written; the text says where and why."""
+
+
 def write(protocol: dict[str, Any], directory: Path, stem: str) -> tuple[Path, Path]:
-    """Write ``stem.json`` and ``stem.txt`` (owner-only: they hold the roles)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write ``stem.json`` and ``stem.txt`` (owner-only, in an owner-only folder: they hold the
+    roles). A folder that is read-only, missing or full raises ProtocolError saying so."""
     json_path = directory / f"{stem}.json"
     text_path = directory / f"{stem}.txt"
-    for path, text in ((json_path, to_json(protocol)), (text_path, to_table(protocol))):
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as handle:
-            handle.write(text + "\n")
+    try:
+        storage.private_folder(directory)
+        for path, text in ((json_path, to_json(protocol)), (text_path, to_table(protocol))):
+            storage.write_private(path, (text + "\n").encode("utf-8"))
+    except OSError as exc:
+        raise ProtocolError(
+            f"cannot write the protocol to {directory}: {storage.reason(exc)}; free some space "
+            "or fix the folder and write it again (`protocol`, or `voicehost protocol JOURNAL`)"
+        ) from exc
     return json_path, text_path
