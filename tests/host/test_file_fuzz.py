@@ -13,14 +13,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from faultkit import BOOK, REPO, SETTINGS, straight_journal
+from faultkit import REPO, SETTINGS, straight_journal
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from voicehost import config
 from voicehost.errors import ConfigError
-from voicehost.game.engine import Engine
-from voicehost.host.journal import JournalError, read, replay, settings_from_record
+from voicehost.host.journal import JournalError
+from voicehost.host.replay import replay_journal
 
 EXAMPLES = int(os.environ.get("VOICEHOST_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(
@@ -111,9 +111,7 @@ def test_the_journal_reader_never_raises_anything_but_a_journal_error(
     path = tmp_path_factory.getbasetemp() / "fuzzed.jsonl"
     path.write_bytes(apply(lines, steps))
     try:
-        header, entries = read(path)
-        game = settings_from_record(SETTINGS, header["game"], path)
-        replay(Engine(game.game), entries, path, BOOK.error)
+        replay_journal(SETTINGS, path)
     except JournalError as exc:
         text = str(exc)
         assert str(path) in text

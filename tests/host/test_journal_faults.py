@@ -30,6 +30,7 @@ from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host import journal as journal_module
 from voicehost.host.journal import Journal, JournalError, choose_resumable, read
 from voicehost.host.loop import Host
+from voicehost.host.replay import replay_journal
 
 
 @pytest.fixture(scope="module")
@@ -313,7 +314,7 @@ def test_the_boot_service_sets_bad_journals_aside_and_resumes_the_newest_good_on
     empty = folder / "c-empty.jsonl"
     empty.write_bytes(b"")
     os.utime(empty, (3000, 3000))
-    chosen, messages = choose_resumable(folder, SETTINGS, BOOK.error)
+    chosen, messages = choose_resumable(folder, lambda path: replay_journal(SETTINGS, path))
     assert chosen == good
     assert len(messages) == 2 and all("set aside" in message for message in messages)
     assert not refused.exists() and not empty.exists()

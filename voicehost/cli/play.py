@@ -75,11 +75,9 @@ def boot_journal(settings: config.Settings) -> Path | None:
     aside (renamed, kept) and each is said on stderr (and in the log), so a bad journal never
     keeps the table dead at boot."""
     from voicehost.host.journal import choose_resumable
-    from voicehost.phrases import PhraseBook
-
-    book = PhraseBook.load(settings.language)
+    from voicehost.host.replay import replay_journal
     folder = settings.path(settings.storage.journal_dir)
-    journal, messages = choose_resumable(folder, settings, book.error)
+    journal, messages = choose_resumable(folder, lambda path: replay_journal(settings, path))
     for message in messages:
         print(f"voicehost: {message}", file=sys.stderr)
     return journal

@@ -27,11 +27,9 @@ from typing import Any
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
-from voicehost.game.engine import Engine
-from voicehost.game.errors import BadRecord, RuleViolation
+from voicehost.game.errors import BadRecord
 from voicehost.game.inputs import Input, drop_last_undoable, from_json, to_json
 from voicehost.game.rules import GameRules
-from voicehost.game.state import GameState
 from voicehost.host import storage
 
 FORMAT = "voicehost-journal/1"
@@ -339,25 +337,6 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
     return header, entries
 
 
-def replay(
-    engine: Engine, entries: list[JournalEntry], path: Path, describe: Describe
-) -> GameState:
-    """The state after the journal's game; an input the rules refuse raises JournalError that
-    names the file, the line and, in words, why the game refuses it."""
-    state, _ = engine.new_game()
-    for entry in effective_entries(entries):
-        assert entry.event is not None  # undo entries are gone
-        try:
-            state, _ = engine.step(state, entry.event)
-        except RuleViolation as violation:
-            words = describe(violation.code, violation.params)
-            raise JournalError(
-                f"{path}, line {entry.line}: the game refuses this recorded input ({words}); "
-                "the journal was changed by hand or written by two hosts at once"
-            ) from violation
-    return state
-
-
 def _drop_torn_tail(descriptor: int) -> None:
     """End the file on a whole record: garbage after the last good line is cut off and a whole
     last record gets its newline, both fsync'ed.
@@ -464,19 +443,18 @@ def set_aside(path: Path, reason: str) -> str:
 
 
 def choose_resumable(
-    directory: Path, base: Settings, describe: Describe
+    directory: Path, check: Callable[[Path], object]
 ) -> tuple[Path | None, list[str]]:
     """For the boot service: the newest unfinished journal that can be resumed, setting aside
     (with a message each) those that cannot; ``None`` when a new game should start.
 
-    A journal another host holds right now is passed over, not set aside.
+    ``check(path)`` replays a journal and raises JournalError when it cannot be resumed. A
+    journal another host holds right now is passed over, not set aside.
     """
     messages: list[str] = []
     for path in unfinished(directory):
         try:
-            header, entries = read(path)
-            settings = settings_from_record(base, header["game"], path)
-            replay(Engine(settings.game), entries, path, describe)
+            check(path)
             descriptor = os.open(path, os.O_RDONLY)
             try:
                 _lock(descriptor, path)  # closes it when busy
@@ -531,7 +509,6 @@ __all__ = [
     "mark_finished",
     "newest_unfinished",
     "read",
-    "replay",
     "set_aside",
     "settings_from_record",
     "unfinished",

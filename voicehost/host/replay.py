@@ -12,11 +12,13 @@ from pathlib import Path
 
 from voicehost.config import Settings
 from voicehost.game.engine import Engine
+from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import Input
 from voicehost.game.model import Phase
 from voicehost.game.state import GameState
 from voicehost.host.commands import Source
-from voicehost.host.journal import effective_entries, read, settings_from_record
+from voicehost.host.journal import JournalError, effective_entries, read, settings_from_record
+from voicehost.phrases import PhraseBook
 
 
 @dataclass(frozen=True)
@@ -34,14 +36,27 @@ def revealed(before: GameState, after: GameState) -> bool:
     return len(after.record["departures"]) > len(before.record["departures"])
 
 
+class Refused(Exception):
+    """Input number ``index`` of a replay is one the rules refuse (a journal changed by hand)."""
+
+    def __init__(self, index: int, violation: RuleViolation) -> None:
+        super().__init__(index, violation)
+        self.index = index
+        self.violation = violation
+
+
 def replay(
     engine: Engine, inputs: Iterable[tuple[Input, Source]]
 ) -> tuple[GameState, list[Accepted]]:
-    """The state after ``inputs``, each noted with the phase it was entered in."""
+    """The state after ``inputs``, each noted with the phase it was entered in; raises Refused
+    for an input the rules do not take."""
     state, _ = engine.new_game()
     accepted: list[Accepted] = []
-    for event, source in inputs:
-        after, _ = engine.step(state, event)
+    for index, (event, source) in enumerate(inputs):
+        try:
+            after, _ = engine.step(state, event)
+        except RuleViolation as violation:
+            raise Refused(index, violation) from violation
         accepted.append(Accepted(event, source, state.phase, revealed(state, after)))
         state = after
     return state, accepted
@@ -58,14 +73,25 @@ class Replayed:
 
 
 def replay_journal(settings: Settings, path: Path) -> Replayed:
-    """Read the journal at ``path`` and replay it by the rules its header recorded."""
+    """Read the journal at ``path`` and replay it by the rules its header recorded.
+
+    A recorded input the rules refuse raises JournalError naming the file, the line and, in the
+    game's words, why the game refuses it.
+    """
     header, entries = read(path)
     recorded = settings_from_record(settings, header["game"], path)
     engine = Engine(recorded.game)
-    inputs = [
-        (entry.event, Source.named(entry.source))
-        for entry in effective_entries(entries)
-        if entry.event is not None
-    ]
-    state, accepted = replay(engine, inputs)
+    kept = [entry for entry in effective_entries(entries) if entry.event is not None]
+    try:
+        state, accepted = replay(
+            engine, [(entry.event, Source.named(entry.source)) for entry in kept if entry.event]
+        )
+    except Refused as refused:
+        words = PhraseBook.load(recorded.language).error(
+            refused.violation.code, refused.violation.params
+        )
+        raise JournalError(
+            f"{path}, line {kept[refused.index].line}: the game refuses this recorded input "
+            f"({words}); the journal was changed by hand or written by two hosts at once"
+        ) from refused
     return Replayed(recorded, engine, state, accepted)
