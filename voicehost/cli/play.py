@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from voicehost import config
 from voicehost.cli import session
@@ -60,6 +61,9 @@ def run(args: argparse.Namespace) -> int:
     if args.resume_or_start and journal is None:
         journal = session.find_journal(settings, None)
         resume = journal is not None
+    elif journal is None:
+        journal = offer_resume(settings, sys.stdin)
+        resume = journal is not None
     return session.play(
         settings,
         journal_path=journal or session.new_journal_path(settings),
@@ -68,6 +72,30 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
     )
+
+
+def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
+    """After a crash: the unfinished game the host chooses to carry on, or None for a new game.
+
+    Without a person at the terminal nothing is asked: a new game starts, and the line printed
+    says how to carry the other one on.
+    """
+    from voicehost.host.journal import newest_unfinished, played
+
+    unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
+    if unfinished is None:
+        return None
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unfinished.stat().st_mtime))
+    print(f"An unfinished game is in {unfinished} ({played(unfinished)} entries, last {when}).")
+    if not stdin.isatty():
+        print("Starting a new game; `voicehost resume` carries the unfinished one on.")
+        return None
+    print("Resume it? [Y/n] ", end="", flush=True)
+    answer = stdin.readline()
+    if answer.strip().casefold() in ("", "y", "yes", "д", "да"):
+        return unfinished
+    print("Starting a new game; the unfinished one stays: `voicehost resume FILE` carries it on.")
+    return None
 
 
 def run_script_file(

@@ -97,7 +97,10 @@ def play(
         host.start()
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
     ui: CursesUI | PlainUI
-    ui = (CursesUI if interactive else PlainUI)(host, screen, lambda: write_protocol(host))
+    if interactive:
+        ui = CursesUI(host, screen, lambda: write_protocol(host))
+    else:
+        ui = PlainUI(host, screen, lambda: write_protocol(host), keypad=keypad is not None)
     try:
         ui.run()
     finally:

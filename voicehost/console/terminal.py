@@ -145,18 +145,29 @@ class CursesUI:
 class PlainUI:
     """Line mode for dumb terminals and a headless Pi: stdin lines in, text out."""
 
-    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        host: Host,
+        screen: LogScreen,
+        write_protocol: Callable[[], str],
+        *,
+        keypad: bool = False,
+    ) -> None:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+        self.keypad = keypad  # a keypad goes on when the keyboard's input ends
         self.lines: deque[str] = deque()
+        self.input_ended = False
         self._printed = 0
         self._last_status: list[str] = []
 
     def _reader(self) -> None:
         for line in sys.stdin:
             self.lines.append(line)
-        # End of input (a service has no terminal): the keypad and the voice go on.
+        # End of input (a service has no terminal): the keypad and the voice go on; without a
+        # keypad nobody could enter anything any more, so the game stops (see _idle).
+        self.input_ended = True
 
     def run(self) -> None:
         threading.Thread(target=self._reader, daemon=True, name="stdin").start()
@@ -169,6 +180,13 @@ class PlainUI:
             if reply:
                 print(reply, flush=True)
         self._flush()
+        if self.input_ended and not self.keypad and not self.host.over and not self.host.quit:
+            print(
+                "voicehost: the input has ended (stdin is closed) and there is no keypad: "
+                "nothing more can be entered, so the game stops here.",
+                flush=True,
+            )
+            self.host.quit = True
 
     def _flush(self) -> None:
         lines = self.screen.lines

@@ -171,15 +171,41 @@ def _parse(path: Path, lines: list[str]) -> Iterator[dict[str, Any]]:
         yield record
 
 
-def newest_unfinished(directory: Path) -> Path | None:
-    """The most recent journal in ``directory`` whose game has not ended, if any."""
+def newest_unfinished(directory: Path, *, played_only: bool = False) -> Path | None:
+    """The most recent journal in ``directory`` whose game has not ended, if any.
+
+    A game somebody played (``played``) comes before an empty one that was started and left at
+    once, however new: a restart that opened a new game never hides the real one. With
+    ``played_only`` an empty game is never returned.
+    """
+    return _newest(directory, finished=False, played_only=played_only)
+
+
+def newest_game(directory: Path) -> Path | None:
+    """The most recent journal in ``directory``, finished or not (a played one first)."""
+    return _newest(directory, finished=True, played_only=False)
+
+
+def _newest(directory: Path, *, finished: bool, played_only: bool) -> Path | None:
     if not directory.is_dir():
         return None
     candidates = sorted(directory.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
+    if not finished:
+        candidates = [p for p in candidates if not p.with_suffix(".finished").exists()]
     for path in candidates:
-        if not (path.with_suffix(".finished")).exists():
+        if played(path):
             return path
-    return None
+    return None if played_only or not candidates else candidates[0]
+
+
+def played(path: Path) -> int:
+    """How many entries a person made in the journal's game (timer events not counted); 0 for
+    an empty or unreadable journal."""
+    try:
+        _, entries = read(path)
+    except (VoicehostError, ValueError, KeyError, TypeError):
+        return 0  # not a journal this voicehost can read: nothing to resume in it
+    return sum(1 for entry in effective_entries(entries) if entry.source != "timer")
 
 
 def mark_finished(path: Path) -> None:
