@@ -613,7 +613,7 @@ class PhraseBook:
         """The segments of fixed piece ``index``: one, or one per «…»-ended part
         (``<key>#<i>``, ``<key>#<i>.1``, ...); none for a piece of punctuation only."""
         segments: list[Segment] = []
-        for part_index, part in enumerate(re.split(f"(?<={COUNT_BREAK})", piece)):
+        for part_index, part in enumerate(_count_parts(piece)):
             name = f"{key}#{index}" if part_index == 0 else f"{key}#{index}.{part_index}"
             text = _piece_text(part)
             if text is not None:
@@ -693,6 +693,17 @@ class PhraseBook:
 
 
 _AND_KEY = f"word.{LIST_CONJUNCTION}"
+
+
+def _count_parts(piece: str) -> list[str]:
+    """``piece`` cut after each «…», and before the first word of the count when a sentence
+    precedes it in the same piece: «покинул стол?» | «Раз…» | «два…» | «три!»."""
+    parts = re.split(f"(?<={COUNT_BREAK})", piece)
+    if len(parts) > 1:
+        head = re.match(r"(.*[.!?])(\s+\S+…)\Z", parts[0], re.DOTALL)
+        if head is not None:
+            parts[0:1] = [head.group(1), head.group(2)]
+    return parts
 
 
 def _form_key(form: str) -> str:
