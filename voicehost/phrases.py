@@ -107,7 +107,7 @@ _RU_UNITS = (
     "семнадцать", "восемнадцать", "девятнадцать"
 )
 _RU_TENS = (
-    "_", "_", "двадцать", "тридцать", "сорок", "пятьдесят", "шестьдесят", "семьдесят",
+    "_", "_", "двадцать", "тридцать", "со\u0301рок", "пятьдесят", "шестьдесят", "семьдесят",
     "восемьдесят", "девяносто"
 )
 # fmt: on
@@ -408,8 +408,9 @@ def _pronunciations(
     for located in texts:
         for word in _WORD.findall(located.text):
             if STRESS_MARK in word and word.casefold() not in found:
+                where = f"line {located.line}" if located.line else "a numeral of its grammar"
                 raise PhraseBookError(
-                    f"{path}, line {located.line}: «{shown(word)}» has a stress mark but no "
+                    f"{path}, {where}: «{shown(word)}» has a stress mark but no "
                     f"entry in `pronounce:`; add `{word.casefold()}: <phonemes>` (see "
                     f"`espeak-ng -v <voice> -x`)"
                 )
@@ -478,10 +479,15 @@ class PhraseBook:
         }
         stop_words = _stop_words(path, sections["stop_words"])
         word_texts = _texts(path, "words", sections["words"])
+        numerals = [
+            _Located(grammar.numeral(number, gender), 0)
+            for number in SPOKEN_NUMBERS
+            for gender in GENDERS
+        ]
         pronounce = _pronunciations(
             path,
             sections.get("pronounce"),
-            [*phrase_texts.values(), *word_texts.values()],
+            [*phrase_texts.values(), *word_texts.values(), *numerals],
         )
         return cls(language, stop_words, phrases, words, errors, phases, pronounce)
 
@@ -634,7 +640,7 @@ class PhraseBook:
 
     def _numeral(self, number: int, gender: str) -> Segment:
         gender_key = self._grammar.gender_key(gender)
-        return Segment(f"num.{gender_key}.{number}", self._grammar.numeral(number, gender))
+        return self._segment(f"num.{gender_key}.{number}", self._grammar.numeral(number, gender))
 
     def _speak(self, key: str, placeholder: Placeholder, value: Any) -> tuple[str, list[Segment]]:
         """The spoken text of one placeholder and its segments."""
