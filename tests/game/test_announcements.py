@@ -106,3 +106,17 @@ def test_a_shot_at_a_player_disqualified_that_night_is_announced_as_such() -> No
     assert params_of(morning, "morning.shot_disqualified") == [{"seat": 6}]
     assert "morning.miss" not in said and "morning.killed" not in said
     assert table.state.record["nights"][-1]["killed"] is None
+
+
+def test_a_restart_in_the_vote_recalls_the_candidates_and_the_third_vote_names_them() -> None:
+    table = at_vote(3, 6)
+    effects = table.engine.resume_effects(table.state)
+    assert keys(effects) == ["game.resumed", "day.vote_start", "day.vote_for"]
+    assert params_of(effects, "day.vote_start") == [{"seats": (3, 6)}]
+    table.votes(5)
+    table.defend()
+    table.votes(5)
+    assert table.phase is Phase.THIRD_VOTE
+    effects = table.engine.resume_effects(table.state)
+    assert keys(effects) == ["game.resumed", "day.third_vote_start", "day.third_vote"]
+    assert params_of(effects, "day.third_vote_start") == [{"seats": (3, 6)}]

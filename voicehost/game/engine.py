@@ -171,10 +171,14 @@ class Engine:
         out: list[Effect] = [Say("game.resumed")]
         if state.phase is Phase.GAME_OVER:
             return out
+        if state.phase is Phase.THIRD_VOTE and state.vote_settling is None:
+            out.append(Say("day.third_vote_start", {"seats": tuple(state.candidates)}))
         opening = self._opening_phrase(state)
         if opening is not None:
             out.append(opening)
         if state.phase is Phase.VOTE and state.vote_settling is None:
+            if len(state.candidates) > 1:  # the table is reminded whom it votes on
+                out.append(Say("day.vote_start", {"seats": tuple(state.candidates)}))
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
         timer = state.timer
         if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
