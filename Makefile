@@ -1,11 +1,15 @@
 # voicehost: two commands for a fresh Debian or Raspberry Pi OS machine.
-#   make run   installs what is missing and starts the host on config.yaml
+#   make run   installs what is missing, puts the `voicehost` command on the PATH
+#              (/usr/local/bin/voicehost, a two-line launcher of this checkout) and starts the
+#              host on config.yaml
 #   make test  installs the dev dependencies and runs ruff, mypy and pytest
 SHELL := /bin/bash
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 CONFIG ?= config.yaml
+# The `voicehost` command every hint the program prints names (`voicehost resume`, ...).
+LAUNCHER ?= /usr/local/bin/voicehost
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils
 # Raspberry Pi OS (aarch64, armv7l): PyPI has no evdev wheel for either, and no numpy, pyyaml or
@@ -16,9 +20,9 @@ APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
 VENV_FLAGS := --system-site-packages
 endif
 
-.PHONY: run test system venv dev lint typecheck pytest phrases bench soak fuzz clean
+.PHONY: run test system venv dev lint typecheck pytest phrases launcher bench soak fuzz clean
 
-run: venv phrases
+run: venv phrases launcher
 	$(BIN)/voicehost --config $(CONFIG) play
 
 test: dev lint typecheck pytest
@@ -50,6 +54,21 @@ dev: .stamp-dev
 
 phrases: venv
 	$(BIN)/voicehost --config $(CONFIG) phrases build
+
+# `voicehost` in any new shell runs this checkout's venv. A file of that name that is not
+# voicehost's launcher is left alone (with a note); sudo only when the folder needs it.
+launcher: venv
+	@tmp=$$(mktemp); \
+	printf '#!/bin/sh\n# voicehost launcher, written by `make launcher` in %s\nexec "%s/$(BIN)/voicehost" "$$@"\n' \
+	  "$(CURDIR)" "$(CURDIR)" > $$tmp; \
+	if cmp -s $$tmp $(LAUNCHER); then rm -f $$tmp; exit 0; fi; \
+	if [ -e $(LAUNCHER) ] && ! grep -q '^# voicehost launcher' $(LAUNCHER); then \
+	  echo "$(LAUNCHER) is not voicehost's launcher: left alone; run $(CURDIR)/$(BIN)/voicehost"; \
+	  rm -f $$tmp; exit 0; fi; \
+	dir=$$(dirname $(LAUNCHER)); \
+	if [ -w "$$dir" ] || { [ ! -e "$$dir" ] && mkdir -p "$$dir" 2>/dev/null; }; then \
+	  install -m 755 $$tmp $(LAUNCHER); else $(SUDO) install -m 755 $$tmp $(LAUNCHER); fi; \
+	rm -f $$tmp; echo "voicehost: the command \`voicehost\` now runs $(CURDIR) ($(LAUNCHER))"
 
 lint: dev
 	$(BIN)/ruff check .

@@ -62,7 +62,7 @@ PHRASES: list[tuple[str, dict[str, Any]]] = [
     ("day.vote_result", {"seat": 4, "votes": 6}),
     ("day.candidates", {"seats": (2, 5, 9)}),
     ("day.leaves", {"seat": 8, "role": "commissar"}),
-    ("day.vote_start", {}),
+    ("day.vote_start", {"seats": (3, 5)}),
 ]
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -46,6 +47,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nvoicehost: stopped. The journal keeps the game: `voicehost resume`.")
         return 130
+    except BrokenPipeError:
+        # `voicehost protocol | head`: the reader has all it wanted. Nothing more can be said on
+        # stdout, not even by the interpreter flushing it at exit.
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass  # stdout is not a real file: nothing will be flushed to a closed pipe
+    finally:
+        os.close(devnull)
 
 
 if __name__ == "__main__":

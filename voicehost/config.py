@@ -50,6 +50,7 @@ class VoiceSettings:
     volume: float = bounded(0, 1, 1.0)
     pack: str = ""
     cache_dir: str = "cache"
+    count_pause_seconds: float = bounded(0, 3, 0.6)
 
 
 @dataclass(frozen=True)

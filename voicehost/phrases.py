@@ -19,6 +19,12 @@ Texts hold placeholders (``phrases/README.md`` is the full reference):
 ``{phase:phase}``
     (``errors`` only) the ``phases`` entry named by the value.
 
+Stress: a word may carry the stress mark U+0301 after its stressed vowel («го́лоса»). The screen
+never shows the mark; the optional ``pronounce`` section gives each marked word's espeak-ng
+phonemes, which the synthesiser is given instead of the word (``[[g'olVsa]]``). An ellipsis
+«…» ends a piece of its own: the words of the count «Раз… два… три!» are separate pieces, and
+the speech leaves ``voice.count_pause_seconds`` after each.
+
 Spoken phrases are rendered into an :class:`~voicehost.ports.Utterance` whose segments are the
 pieces a voice pack or an audio cache can hold: ``<phrase key>#<i>`` (the fixed text before
 placeholder ``i``), ``num.<m|f|n>.<n>``, ``form.<noun form>``, ``word.<name>``.
@@ -46,6 +52,23 @@ LIST_CONJUNCTION = "and"
 
 SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases", "screen")
 """The top-level keys of a phrase book, all required."""
+
+OPTIONAL_SECTIONS = ("pronounce",)
+"""Top-level keys a book may have: ``pronounce`` (stressed word -> espeak-ng phonemes)."""
+
+STRESS_MARK = "\u0301"
+"""The combining acute accent that marks a stressed vowel in the book («голоса\u0301»)."""
+
+COUNT_BREAK = "…"
+"""Ends a piece of its own (a word of the count «Раз… два… три!»)."""
+
+_WORD = re.compile(r"[^\W\d_][\w\u0301-]*")
+
+
+def shown(text: str) -> str:
+    """``text`` as the screen shows it: without stress marks."""
+    return text.replace(STRESS_MARK, "")
+
 
 SPOKEN_NUMBERS = range(100)
 """The numbers a book can say in words."""
@@ -84,7 +107,7 @@ _RU_UNITS = (
     "семнадцать", "восемнадцать", "девятнадцать"
 )
 _RU_TENS = (
-    "_", "_", "двадцать", "тридцать", "сорок", "пятьдесят", "шестьдесят", "семьдесят",
+    "_", "_", "двадцать", "тридцать", "со\u0301рок", "пятьдесят", "шестьдесят", "семьдесят",
     "восемьдесят", "девяносто"
 )
 # fmt: on
@@ -167,6 +190,7 @@ class Kind(StrEnum):
     LIST = "list"  # {seats:list}: «пять, семь и девять»
     WORD = "word"  # {role:word}: an entry of `words`
     PHASE = "phase"  # {phase:phase}: an entry of `phases` (errors only)
+    TEXT = "text"  # {topic:text}: a text as given (the acquaintance topic of config.yaml)
 
 
 GENDERS = ("m", "f", "n")
@@ -225,14 +249,14 @@ def _parse_placeholder(inner: str, grammar: Grammar) -> Placeholder:
         )
     if any(not form.strip() for form in forms):
         raise PhraseBookError(f"placeholder {{{inner}}}: an empty noun form")
-    if modifier in ("list", "word", "phase"):
+    if modifier in ("list", "word", "phase", "text"):
         if forms:
             raise PhraseBookError(f"placeholder {{{inner}}}: :{modifier} takes no noun forms")
         return Placeholder(name, Kind(modifier))
     if modifier not in ("", *GENDERS):
         raise PhraseBookError(
             f"placeholder {{{inner}}}: unknown modifier :{modifier}; "
-            "use :f, :n, :list, :word or :phase"
+            "use :f, :n, :list, :word, :phase or :text"
         )
     gender = modifier or "m"
     if not forms:
@@ -291,10 +315,10 @@ def _read_book(language: str, folder: Path) -> tuple[Path, yaml.Node]:
 def _sections(path: Path, root: yaml.MappingNode) -> dict[str, yaml.Node]:
     found: dict[str, yaml.Node] = {}
     for key_node, value_node in root.value:
-        if key_node.value not in SECTIONS:
+        if key_node.value not in SECTIONS + OPTIONAL_SECTIONS:
             raise PhraseBookError(
                 f"{path}, line {_line(key_node)}: unknown section {key_node.value!r}; "
-                f"allowed: {', '.join(SECTIONS)}"
+                f"allowed: {', '.join(SECTIONS + OPTIONAL_SECTIONS)}"
             )
         found[key_node.value] = value_node
     missing = [name for name in SECTIONS if name not in found]
@@ -361,6 +385,38 @@ def _check_spoken(
                 )
 
 
+def _pronunciations(
+    path: Path, node: yaml.Node | None, texts: Iterable[_Located]
+) -> dict[str, str]:
+    """The ``pronounce`` section, checked: each entry is a marked word with phonemes, and each
+    marked word of the book has an entry."""
+    found: dict[str, str] = {}
+    if node is not None:
+        for word, located in _texts(path, "pronounce", node).items():
+            if STRESS_MARK not in word or not _WORD.fullmatch(word):
+                raise PhraseBookError(
+                    f"{path}, line {located.line}: pronounce.{word} must be one word with the "
+                    "stress mark U+0301 after its stressed vowel («го\u0301лоса»)"
+                )
+            phonemes = located.text.strip()
+            if "[" in phonemes or "]" in phonemes or " " in phonemes:
+                raise PhraseBookError(
+                    f"{path}, line {located.line}: pronounce.{word}: give the espeak-ng "
+                    "phonemes of one word without brackets (as `espeak-ng -x` prints them)"
+                )
+            found[word.casefold()] = phonemes
+    for located in texts:
+        for word in _WORD.findall(located.text):
+            if STRESS_MARK in word and word.casefold() not in found:
+                where = f"line {located.line}" if located.line else "a numeral of its grammar"
+                raise PhraseBookError(
+                    f"{path}, {where}: «{shown(word)}» has a stress mark but no "
+                    f"entry in `pronounce:`; add `{word.casefold()}: <phonemes>` (see "
+                    f"`espeak-ng -v <voice> -x`)"
+                )
+    return found
+
+
 # --- the book ------------------------------------------------------------------------------
 
 
@@ -379,8 +435,10 @@ class PhraseBook:
         errors: Mapping[str, Template],
         phases: Mapping[str, str],
         screen: Mapping[str, Template] | None = None,
+        pronounce: Mapping[str, str] | None = None,
     ) -> None:
         self.language = language
+        self._pronounce = dict(pronounce or {})
         self.stop_words = stop_words
         self._grammar = GRAMMARS[language]
         self._phrases = dict(phrases)
@@ -422,9 +480,20 @@ class PhraseBook:
             key: item.text for key, item in _texts(path, "phases", sections["phases"]).items()
         }
         stop_words = _stop_words(path, sections["stop_words"])
+        word_texts = _texts(path, "words", sections["words"])
+        numerals = [
+            _Located(grammar.numeral(number, gender), 0)
+            for number in SPOKEN_NUMBERS
+            for gender in GENDERS
+        ]
+        pronounce = _pronunciations(
+            path,
+            sections.get("pronounce"),
+            [*phrase_texts.values(), *word_texts.values(), *numerals],
+        )
         screen_texts = _texts(path, "screen", sections["screen"])
         screen = _parse_section(path, "screen", screen_texts, grammar)
-        return cls(language, stop_words, phrases, words, errors, phases, screen)
+        return cls(language, stop_words, phrases, words, errors, phases, screen, pronounce)
 
     # --- lookups ---
 
@@ -437,8 +506,24 @@ class PhraseBook:
         return list(self._errors)
 
     def words(self) -> dict[str, str]:
-        """The ``words`` section: name -> text."""
-        return dict(self._words)
+        """The ``words`` section: name -> text (as written, stress marks removed)."""
+        return {name: shown(text) for name, text in self._words.items()}
+
+    def pronunciations(self) -> dict[str, str]:
+        """The ``pronounce`` section: stressed word (lower case, with its mark) -> phonemes."""
+        return dict(self._pronounce)
+
+    def spoken(self, text: str) -> str:
+        """``text`` as the synthesiser is given it: each marked word as its phonemes."""
+
+        def say(match: re.Match[str]) -> str:
+            word = match.group(0)
+            if STRESS_MARK not in word:
+                return word
+            phonemes = self._pronounce.get(word.casefold())
+            return shown(word) if phonemes is None else f"[[{phonemes}]]"
+
+        return _WORD.sub(say, text)
 
     def phases(self) -> dict[str, str]:
         """The ``phases`` section: phase -> screen name."""
@@ -451,7 +536,7 @@ class PhraseBook:
     def word(self, name: str) -> str:
         """The ``words`` entry ``name`` (a role such as ``"mafia"``, or ``"and"``)."""
         try:
-            return self._words[str(name)]
+            return shown(self._words[str(name)])
         except KeyError:
             raise PhraseBookError(
                 f"the {self.language} phrase book has no word {str(name)!r}; "
@@ -477,10 +562,8 @@ class PhraseBook:
         texts: list[str] = []
         segments: list[Segment] = []
         for index, piece in enumerate(template.pieces):
-            texts.append(piece)
-            segment = _piece_segment(key, index, piece)
-            if segment is not None:
-                segments.append(segment)
+            texts.append(shown(piece))
+            segments.extend(self._piece_segments(key, index, piece))
             if index < len(template.placeholders):
                 placeholder = template.placeholders[index]
                 text, spoken = self._speak(key, placeholder, _value(key, placeholder, values))
@@ -505,38 +588,58 @@ class PhraseBook:
         values = params or {}
         texts: list[str] = []
         for index, piece in enumerate(template.pieces):
-            texts.append(piece)
+            texts.append(shown(piece))
             if index < len(template.placeholders):
                 placeholder = template.placeholders[index]
                 texts.append(self._write(code, placeholder, _value(code, placeholder, values)))
         return "".join(texts)
 
-    def all_segments(self) -> list[Segment]:
+    def all_segments(self, texts: Iterable[str] = ()) -> list[Segment]:
         """Every distinct piece any announcement can need, for pre-rendering audio.
 
         The fixed pieces of every phrase, every numeral 0..99 in each gender the phrases use,
-        every noun form, every word (the list conjunction among them). Deduplicated by key.
+        every noun form, every word (the list conjunction among them), and ``texts``: the values
+        a ``{x:text}`` placeholder will be given (the acquaintance topic). Deduplicated by key.
         """
         found: dict[str, Segment] = {}
+        for text in texts:
+            if text.strip():
+                segment = self._segment(f"text.{shown(text.strip())}", text.strip())
+                found.setdefault(segment.key, segment)
         genders = {"m"}
         for key, template in self._phrases.items():
             for index, piece in enumerate(template.pieces):
-                segment = _piece_segment(key, index, piece)
-                if segment is not None:
+                for segment in self._piece_segments(key, index, piece):
                     found.setdefault(segment.key, segment)
             for placeholder in template.placeholders:
                 genders.add(placeholder.gender)
                 for form in placeholder.forms:
-                    found.setdefault(_form_key(form), Segment(_form_key(form), form))
+                    found.setdefault(_form_key(form), self._segment(_form_key(form), form))
         for gender in sorted(genders, key=GENDERS.index):
             for number in SPOKEN_NUMBERS:
                 segment = self._numeral(number, gender)
                 found.setdefault(segment.key, segment)
         for name, text in self._words.items():
-            found.setdefault(f"word.{name}", Segment(f"word.{name}", text))
+            found.setdefault(f"word.{name}", self._segment(f"word.{name}", text))
         return list(found.values())
 
     # --- helpers ---
+
+    def _segment(self, key: str, text: str) -> Segment:
+        """A piece: spoken with its stressed words as phonemes, shown without the marks."""
+        spoken, display = self.spoken(text), shown(text)
+        return Segment(key, spoken, "" if display == spoken else display)
+
+    def _piece_segments(self, key: str, index: int, piece: str) -> list[Segment]:
+        """The segments of fixed piece ``index``: one, or one per «…»-ended part
+        (``<key>#<i>``, ``<key>#<i>.1``, ...); none for a piece of punctuation only."""
+        segments: list[Segment] = []
+        for part_index, part in enumerate(_count_parts(piece)):
+            name = f"{key}#{index}" if part_index == 0 else f"{key}#{index}.{part_index}"
+            text = _piece_text(part)
+            if text is not None:
+                segments.append(self._segment(name, text))
+        return segments
 
     def _template(self, section: str, key: str) -> Template:
         table = {"phrases": self._phrases, "errors": self._errors, "screen": self._screen}.get(
@@ -554,38 +657,46 @@ class PhraseBook:
 
     def _numeral(self, number: int, gender: str) -> Segment:
         gender_key = self._grammar.gender_key(gender)
-        return Segment(f"num.{gender_key}.{number}", self._grammar.numeral(number, gender))
+        return self._segment(f"num.{gender_key}.{number}", self._grammar.numeral(number, gender))
 
     def _speak(self, key: str, placeholder: Placeholder, value: Any) -> tuple[str, list[Segment]]:
         """The spoken text of one placeholder and its segments."""
         if placeholder.kind is Kind.WORD:
             name = str(value)
             text = self._word_for(key, placeholder, name)
-            return text, [Segment(f"word.{name}", text)]
+            segment = self._segment(f"word.{name}", text)
+            return segment.shown, [segment]
+        if placeholder.kind is Kind.TEXT:
+            if not isinstance(value, str) or not value.strip():
+                raise PhraseBookError(f"{key}: {{{placeholder.name}:text}} needs a text")
+            segment = self._segment(f"text.{shown(value.strip())}", value.strip())
+            return segment.shown, [segment]
         if placeholder.kind is Kind.LIST:
             numbers = _number_list(key, placeholder, value)
             segments = [self._numeral(number, placeholder.gender) for number in numbers]
-            text = self._join([segment.text for segment in segments])
+            text = self._join([segment.shown for segment in segments])
             if len(segments) > 1:
-                segments.insert(-1, Segment(_AND_KEY, self._words[LIST_CONJUNCTION]))
+                segments.insert(-1, self._segment(_AND_KEY, self._words[LIST_CONJUNCTION]))
             return text, segments
         number = _spoken_number(key, placeholder, value)
         segments = [self._numeral(number, placeholder.gender)]
         if placeholder.kind is Kind.COUNT:
             form = placeholder.forms[self._grammar.form_index(number)]
-            segments.append(Segment(_form_key(form), form))
-        return " ".join(segment.text for segment in segments), segments
+            segments.append(self._segment(_form_key(form), form))
+        return " ".join(segment.shown for segment in segments), segments
 
     def _write(self, code: str, placeholder: Placeholder, value: Any) -> str:
         if placeholder.kind is Kind.WORD:
             return self._word_for(code, placeholder, str(value))
         if placeholder.kind is Kind.PHASE:
             return self.phase_name(str(value))
+        if placeholder.kind is Kind.TEXT:
+            return shown(str(value))
         if placeholder.kind is Kind.LIST:
             return self._join([str(number) for number in _number_list(code, placeholder, value)])
         if placeholder.kind is Kind.COUNT:
             number = _whole_number(code, placeholder, value)
-            return f"{number} {placeholder.forms[self._grammar.form_index(number)]}"
+            return f"{number} {shown(placeholder.forms[self._grammar.form_index(number)])}"
         if isinstance(value, float) and value.is_integer():
             return str(int(value))
         return str(value)
@@ -601,25 +712,36 @@ class PhraseBook:
     def _join(self, items: list[str]) -> str:
         if len(items) == 1:
             return items[0]
-        return f"{', '.join(items[:-1])} {self._words[LIST_CONJUNCTION]} {items[-1]}"
+        return f"{', '.join(items[:-1])} {shown(self._words[LIST_CONJUNCTION])} {items[-1]}"
 
 
 _AND_KEY = f"word.{LIST_CONJUNCTION}"
 
 
+def _count_parts(piece: str) -> list[str]:
+    """``piece`` cut after each «…», and before the first word of the count when a sentence
+    precedes it in the same piece: «покинул стол?» | «Раз…» | «два…» | «три!»."""
+    parts = re.split(f"(?<={COUNT_BREAK})", piece)
+    if len(parts) > 1:
+        head = re.match(r"(.*[.!?])(\s+\S+…)\Z", parts[0], re.DOTALL)
+        if head is not None:
+            parts[0:1] = [head.group(1), head.group(2)]
+    return parts
+
+
 def _form_key(form: str) -> str:
-    return f"form.{form}"
+    return f"form.{shown(form)}"
 
 
-def _piece_segment(key: str, index: int, piece: str) -> Segment | None:
-    """The segment of a fixed piece: whitespace and leading punctuation stripped; None when the
-    piece is only punctuation and space (it stays in the text, but there is nothing to say)."""
+def _piece_text(piece: str) -> str | None:
+    """A fixed piece's text: whitespace and leading punctuation stripped; None when the piece is
+    only punctuation and space (it stays in the text, but there is nothing to say)."""
     if not any(character.isalnum() for character in piece):
         return None
     text = piece.strip()
-    while text and not text[0].isalnum() and text[0] in ".,;:!?—–-":
+    while text and not text[0].isalnum() and text[0] in ".,;:!?—–-…":
         text = text[1:].lstrip()
-    return Segment(f"{key}#{index}", text)
+    return text
 
 
 def _value(key: str, placeholder: Placeholder, params: Mapping[str, Any]) -> Any:

@@ -26,11 +26,19 @@ class Segment:
     """One cacheable piece of an announcement: a fixed text, or the words of one number.
 
     ``key`` names the piece for voice packs and the cache (e.g. ``"day.speech_nomination#0"``,
-    ``"num.m.5"``); ``text`` is what is spoken.
+    ``"num.m.5"``); ``text`` is what is spoken, given to the synthesiser as it is (a stressed
+    word may be espeak-ng phonemes, ``[[g'olVsa]]``); ``display`` is the same piece as a person
+    reads it, when it differs from ``text`` (empty otherwise).
     """
 
     key: str
     text: str
+    display: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The piece as written on the screen."""
+        return self.display or self.text
 
 
 @dataclass(frozen=True)

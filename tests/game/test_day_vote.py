@@ -168,7 +168,8 @@ def test_the_revote_is_only_among_the_tied_leaders() -> None:
     table = at_vote(1, 5, 9)
     effects = table.votes(4)
     effects = table.votes(4)  # 4 / 4 / 2: seats 1 and 5 tie at the top
-    assert params_of(effects, "day.revote") == [{"seats": (1, 5)}]
+    assert params_of(effects, "day.revote_leaders") == [{"seats": (1, 5)}]
+    assert "day.revote" not in keys(effects)  # 4-4-2 is not «голоса разделились поровну»
     table.defend()
     assert [p["seat"] for p in params_of(table.log, "day.defence")] == [1, 5, 9, 1, 5]
     assert table.prompt.subject == 1

@@ -1,9 +1,10 @@
 """Golden transcripts: what the table hears (and the private screen shows) for a whole night
 and a whole day, in Russian, with the default config.
 
-The script is ``golden/game.script``; each ``#> name`` line starts a section kept in
-``golden/<name>.txt``. Each transcript line is a command (``>``), an announcement (``🔊``), a cue
-(``♪``), a private line for the Commissar (``🔒``) or a refused entry (``✗``).
+The scripts are ``golden/game.script`` (the default config) and ``golden/acquaintance.script``
+(the acquaintance round switched on, see ``SCRIPTS``); each ``#> name`` line starts a section
+kept in ``golden/<name>.txt``. Each transcript line is a command (``>``), an announcement
+(``🔊``), a cue (``♪``), a private line for the Commissar (``🔒``) or a refused entry (``✗``).
 Regenerate with ``VOICEHOST_REGOLD=1 pytest tests/game/test_golden.py``, then read the diff
 against RULES.md before committing it.
 """
@@ -64,9 +65,29 @@ class TapeScreen(Screen):
             self.tape.lines.append(text)
 
 
+SCRIPTS = {
+    "game.script": "",
+    "acquaintance.script": (
+        "rules:\n  acquaintance: true\n  acquaintance_topic: любимая книга\n"
+        "timers:\n  acquaintance_seconds: 20\n"
+    ),
+}
+"""Each golden script and the config.yaml it is played with."""
+
+
 def play_sections() -> dict[str, list[str]]:
-    """Play the golden script line by line; the transcript of each section."""
-    settings = config.loads("")
+    """Play every golden script; the transcript of each section."""
+    sections: dict[str, list[str]] = {}
+    for script, settings_text in SCRIPTS.items():
+        found = play_script(script, settings_text)
+        assert not set(found) & set(sections), "section names are unique"
+        sections.update(found)
+    return sections
+
+
+def play_script(script: str, settings_text: str) -> dict[str, list[str]]:
+    """Play one golden script line by line; the transcript of each section."""
+    settings = config.loads(settings_text)
     clock = FakeClock()
     tape = Tape(clock)
     host = Host(
@@ -81,7 +102,7 @@ def play_sections() -> dict[str, list[str]]:
     host.start()  # the opening announcements belong to the first section
     sections: dict[str, list[str]] = {}
     current: list[str] = []
-    for line in (GOLDEN / "game.script").read_text(encoding="utf-8").splitlines():
+    for line in (GOLDEN / script).read_text(encoding="utf-8").splitlines():
         if line.startswith("#> "):
             current = sections.setdefault(line[3:].strip(), [])
             if len(sections) == 1:
@@ -99,7 +120,8 @@ def play_sections() -> dict[str, list[str]]:
 
 NAMES = sorted(
     line[3:].strip()
-    for line in (GOLDEN / "game.script").read_text(encoding="utf-8").splitlines()
+    for script in SCRIPTS
+    for line in (GOLDEN / script).read_text(encoding="utf-8").splitlines()
     if line.startswith("#> ")
 )
 
@@ -125,8 +147,10 @@ def test_no_golden_file_is_left_without_a_section(sections: dict[str, list[str]]
 def test_the_night_speaks_no_seat_number_and_the_check_stays_private(
     sections: dict[str, list[str]],
 ) -> None:
+    for name in ("night-1", "night-2", "night-3"):
+        night = sections[name]
+        before_morning = night[: night.index("🔊 Город просыпается!")]
+        spoken = [line for line in before_morning if line.startswith("🔊")]
+        assert all("номер" not in line for line in spoken), name
     night = sections["night-1"]
-    before_morning = night[: night.index("🔊 Город просыпается!")]
-    spoken = [line for line in before_morning if line.startswith("🔊")]
-    assert all("номер" not in line for line in spoken)
-    assert "🔒 КОМИССАР: МАФИЯ" in before_morning
+    assert "🔒 КОМИССАР: МАФИЯ" in night[: night.index("🔊 Город просыпается!")]

@@ -153,13 +153,13 @@ def test_undo_during_the_pause_asks_the_same_candidate_again_and_nobody_leaves()
     assert (host.prompt().kind, host.prompt().subject) == (PromptKind.VOTE_COUNT, 5)
     assert host.timer is None
     # The question is asked again, then the pause that was running has gone: nothing happens.
-    asked_again = ["Кто за то, чтобы игрок номер пять покинул стол? Раз, два, три!"]
+    asked_again = ["Кто за то, чтобы игрок номер пять покинул стол? Раз… два… три!"]
     assert host.transcript[said:] == asked_again
     then(host, "wait 30")
     assert host.transcript[said:] == asked_again
     assert all(player.alive for player in host.state.players.values())  # type: ignore[union-attr]
     then(host, "6", ".")
-    assert host.transcript[-2] == "Игрок номер пять покидает стол. Его роль: мафия."
+    assert host.transcript[-2] == "Игрок номер пять покидает стол. Роль игрока: мафия."
     assert host.state is not None and host.state.players[9].alive
 
 
@@ -274,7 +274,7 @@ def test_undo_during_the_third_votes_pause_asks_the_count_again() -> None:
 @pytest.mark.parametrize(
     ("lines", "count", "after"),
     [
-        (TO_THE_VOTE, "6", "Игрок номер пять покидает стол. Его роль: мафия."),
+        (TO_THE_VOTE, "6", "Игрок номер пять покидает стол. Роль игрока: мафия."),
         (TO_THE_THIRD_VOTE, "5", "Все кандидаты покидают стол."),
     ],
     ids=["vote", "third vote"],

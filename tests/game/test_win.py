@@ -60,21 +60,16 @@ def test_red_wins_when_the_last_black_player_is_disqualified_by_day() -> None:
     assert_won(table, Team.RED)
 
 
-def test_red_wins_in_the_morning_after_a_night_disqualification() -> None:
+def test_red_wins_at_night_when_the_last_black_player_is_disqualified() -> None:
     table = last_black_standing()
     table.day(lambda s: (1,) if s != 1 else (10,), 7)
     table.last_words()
-    assert table.foul(9) == []  # nothing is said at night, not even the win
     assert table.phase is Phase.NIGHT_MAFIA
-    while table.phase is not Phase.GAME_OVER:
-        table.time_up()
-    assert keys(table.effects)[-4:] == [
-        "morning.city_wakes",
-        "morning.disqualified",
-        "morning.miss",
-        "game.red_wins",
-    ]
+    effects = table.foul(9)  # the game is decided: the night does not go on
+    assert keys(effects) == ["morning.city_wakes", "morning.disqualified", "game.red_wins"]
+    assert params_of(effects, "morning.disqualified") == [{"seat": 9, "role": "mafia"}]
     assert_won(table, Team.RED)
+    assert table.state.record["nights"][-1]["ended_by_win"] is True
 
 
 def three_black_four_red() -> Table:

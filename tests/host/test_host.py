@@ -230,7 +230,7 @@ def test_a_vote_that_revealed_a_role_cannot_be_undone(settings: str, confirm: bo
         assert host.handle(Submit(EndSpeech()))
     elif host.state.players[5].alive:
         host.wait_timer()
-    assert host.transcript[-2] == "Игрок номер пять покидает стол. Его роль: мафия."
+    assert host.transcript[-2] == "Игрок номер пять покидает стол. Роль игрока: мафия."
     assert host.handle(Undo()) is False
     assert host.rejections[-1] == BOOK.error("nothing_to_undo")
     assert not host.state.players[5].alive
@@ -245,7 +245,7 @@ def test_a_miscount_is_undone_during_the_pause_before_anyone_leaves():
     assert host.prompt().subject == 1
     assert all(player.alive for player in host.state.players.values())
     # The table hears the question again, so the masks go up again.
-    assert host.transcript[-1] == "Кто за то, чтобы игрок номер один покинул стол? Раз, два, три!"
+    assert host.transcript[-1] == "Кто за то, чтобы игрок номер один покинул стол? Раз… два… три!"
     host.handle(Submit(VoteCount(1)))
     host.wait_timer()
     assert not host.state.players[5].alive and host.state.players[1].alive

@@ -80,11 +80,43 @@ def test_without_a_sound_card_every_check_still_reports(tmp_path: Path) -> None:
     assert "✘" in line_of(result.stdout, "Sound output")
     assert "no sound output found" in result.stdout
     assert "no microphone found" in result.stdout
+    assert "✘" not in line_of(result.stdout, "Microphone")  # a keyboard host needs none
     assert "What to fix:" in result.stdout
     fixes = result.stdout.split("What to fix:")[1]
-    assert "Sound output: plug in a speaker" in fixes
-    assert "voicehost models fetch ru" in fixes
+    must, hands_free = fixes.split("For hands-free play")
+    assert "Sound output: plug in a speaker" in must
+    assert "Microphone" not in must and "Keypad" not in must
+    assert "voicehost models fetch ru" in hands_free and "Microphone: plug in" in hands_free
     assert (tmp_path / "journals").is_dir()
+
+
+def test_a_keyboard_host_with_a_speaker_and_no_microphone_has_nothing_to_fix(
+    tmp_path: Path,
+) -> None:
+    env = alsa_file_device(tmp_path, np.zeros(10))
+    conf = Path(env["ALSA_CONFIG_PATH"].split(":")[1])
+    conf.write_text(conf.read_text().replace('capture.pcm "mic"', 'capture.pcm "nomic"'))
+    result = run_doctor(tmp_path, env, "--no-tone")
+    assert "Traceback" not in result.stderr + result.stdout
+    lines = result.stdout.splitlines()
+    any_game = lines.index("Needed for any game:")
+    hands_free = next(i for i, line in enumerate(lines) if line.startswith("Needed for hands-free"))
+    assert any_game < hands_free
+    assert "✔" in line_of(result.stdout, "Sound output")
+    assert all(" ✘ " not in line for line in lines)
+    microphone = line_of(result.stdout, "Microphone")
+    assert microphone.startswith("  !") and lines.index(microphone) > hands_free
+    assert "Nothing to fix for a game at the keyboard." in result.stdout
+    assert result.returncode == 0
+
+
+def test_the_keypad_hint_names_a_list_that_is_printed() -> None:
+    finding = check_keypad(Settings(), Options())
+    if "among 0 input devices" in finding.detail:
+        assert "the list above" not in finding.fix
+        assert "`cat /proc/bus/input/devices`" in finding.fix
+    else:
+        assert "«" in finding.detail  # the names the hint points at are on the line
 
 
 def test_a_broken_alsa_configuration_is_reported_not_a_crash(tmp_path: Path) -> None:
@@ -154,7 +186,7 @@ def test_a_model_of_the_wrong_language_is_caught_by_its_stop_words(tmp_path: Pat
         base_dir=str(tmp_path), listener=ListenerSettings(model="vosk-model-small-ko")
     )
     finding = check_model(settings, Options())
-    assert finding.status is Status.FAIL
+    assert (finding.status, finding.hands_free) == (Status.WARN, True)  # the keyboard still works
     assert "спасибо, пас" in finding.detail and "wrong model or language" in finding.detail
 
 

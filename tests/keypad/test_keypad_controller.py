@@ -259,7 +259,7 @@ def test_on_a_real_table_enter_confirms_the_count_and_a_number_is_refused() -> N
     host.process_pending()
     assert not host.state.players[5].alive
     assert host.transcript[-2:] == [
-        "Игрок номер пять покидает стол. Его роль: мафия.",
+        "Игрок номер пять покидает стол. Роль игрока: мафия.",
         "Последнее слово игроку номер пять.",
     ]
 

@@ -71,7 +71,12 @@ def test_config_yaml_marks_the_rules_decisions() -> None:
 @pytest.mark.parametrize(
     ("text", "key", "line", "named"),
     [
-        ("rules:\n  comissar: true\n", "rules.comissar", 2, "allowed keys here: commissar,"),
+        (
+            "rules:\n  comissar: true\n",
+            "rules.comissar",
+            2,
+            "allowed keys here: acquaintance, acquaintance_topic, commissar,",
+        ),
         ("players: 10\nlanguge: ru\n", "languge", 2, "language"),
         ("players: ten\n", "players", 1, "must be a whole number, not 'ten'"),
         ("players: 10.5\n", "players", 1, "must be a whole number"),

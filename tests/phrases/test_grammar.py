@@ -134,14 +134,14 @@ def test_lists(
 
 def test_a_seat_list_may_be_any_sequence(books: dict[str, PhraseBook]) -> None:
     text = books["en"].render("day.revote", {"seats": [4, 6]}).text
-    assert text == "The votes are tied. A revote between players number four and six."
+    assert text == "The votes are split equally. A revote between players number four and six."
 
 
 def test_roles_are_named(books: dict[str, PhraseBook]) -> None:
     text = books["ru"].render("day.leaves", {"seat": 3, "role": "commissar"}).text
-    assert text == "Игрок номер три покидает стол. Его роль: комиссар."
+    assert text == "Игрок номер три покидает стол. Роль игрока: комиссар."
     text = books["en"].render("foul.disqualified", {"seat": 3, "role": "civilian"}).text
-    assert text.endswith("Their role: civilian.")
+    assert text.endswith("The player's role: civilian.")
 
 
 def test_a_whole_float_counts_as_a_number(books: dict[str, PhraseBook]) -> None:

@@ -3,13 +3,19 @@
 It plays a test tone, records a second from the microphone, checks the Russian voice, the speech
 model and its stop words, the keypad and its light, free disk and the journal folder. Every
 check fails gracefully: a missing sound card, keypad or model is a line in the report, never a
-traceback. The exit status is 0 when nothing must be fixed.
+traceback.
+
+The report has two parts: what any game needs (the speaker, the voice, the disk, the journal
+folder), and what hands-free play needs (the microphone, the speech model, the keypad), which a
+host at the keyboard does without. Only the first part can fail the report (exit status 1),
+unless config.yaml demands a hands-free device (``keypad.enabled: on``).
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import io
 import json
 import math
@@ -17,6 +23,7 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 import wave
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -66,6 +73,8 @@ class Finding:
     status: Status
     detail: str
     fix: str = ""
+    hands_free: bool = False
+    """Needed only for hands-free play (voice and keypad): a keyboard host does without."""
 
 
 @dataclass(frozen=True)
@@ -192,7 +201,13 @@ def check_sound_output(settings: Settings, options: Options) -> Finding:
 
 
 def check_microphone(settings: Settings, options: Options) -> Finding:
-    """Record a second and report the level."""
+    """Record a second and report the level (hands-free play needs it, a keyboard host not)."""
+    finding = _check_microphone(settings, options)
+    status = Status.WARN if finding.status is Status.FAIL else finding.status
+    return dataclasses.replace(finding, status=status, hands_free=True)
+
+
+def _check_microphone(settings: Settings, options: Options) -> Finding:
     name = "Microphone"
     fix_mic = (
         "plug in a USB microphone, check `arecord -l` lists it, and set audio.input_device in "
@@ -278,7 +293,7 @@ def check_voice(settings: Settings, options: Options) -> Finding:
             with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to"
                 engine.runAndWait()  # properties are queued: the voice is set only now
             actual = str(engine.getProperty("voice"))
-            seconds = _wav_seconds(path)
+            seconds = _written_wav_seconds(path)
     finally:
         with contextlib.suppress(Exception):
             engine.stop()
@@ -298,6 +313,20 @@ def _voice_sample(language: str) -> str:
     return "Город просыпается." if language == "ru" else "The city wakes up."
 
 
+def _written_wav_seconds(path: Path, wait: float = 2.0) -> float:
+    """The WAV's length once pyttsx3 has written it: its espeak driver may return from
+    runAndWait() first, and writing into a folder already removed would raise in its thread."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            seconds = _wav_seconds(path)
+        except (OSError, EOFError, wave.Error):
+            seconds = 0.0
+        if seconds > 0 or time.monotonic() > deadline:
+            return seconds
+        time.sleep(0.02)
+
+
 def _wav_seconds(path: Path) -> float:
     if not path.is_file() or path.stat().st_size == 0:
         return 0.0
@@ -306,7 +335,13 @@ def _wav_seconds(path: Path) -> float:
 
 
 def check_model(settings: Settings, options: Options) -> Finding:
-    """The Vosk model for the language, and whether it knows the stop words."""
+    """The Vosk model for the language, and whether it knows the stop words (hands-free)."""
+    finding = _check_model(settings, options)
+    status = Status.WARN if finding.status is Status.FAIL else finding.status
+    return dataclasses.replace(finding, status=status, hands_free=True)
+
+
+def _check_model(settings: Settings, options: Options) -> Finding:
     name = "Speech model"
     if not settings.listener.enabled:
         return Finding(name, Status.OK, "the listener is off (listener.enabled: false)")
@@ -392,7 +427,16 @@ def _captured_stderr() -> Iterator[Callable[[], str]]:
 
 
 def check_keypad(settings: Settings, options: Options) -> Finding:
-    """The USB keypad, whether this user may read it, and its light for the Commissar."""
+    """The USB keypad, whether this user may read it, and its light for the Commissar
+    (hands-free; a failure only when config.yaml says ``keypad.enabled: on``)."""
+    finding = _check_keypad(settings, options)
+    status = finding.status
+    if status is Status.FAIL and settings.keypad.enabled != "on":
+        status = Status.WARN
+    return dataclasses.replace(finding, status=status, hands_free=True)
+
+
+def _check_keypad(settings: Settings, options: Options) -> Finding:
     name = "Keypad"
     if settings.keypad.enabled == "off":
         return Finding(name, Status.OK, "the keypad is off (keypad.enabled: off)")
@@ -415,14 +459,18 @@ def check_keypad(settings: Settings, options: Options) -> Finding:
     found = find_keypad(settings.keypad.device)
     if found is None:
         wanted = f"«{settings.keypad.device}»" if settings.keypad.device else "numeric keypad"
-        names = ", ".join(f"«{info.name}»" for info in devices[:6])
+        names = ", ".join(f"«{info.name}»" for info in devices)
+        where = (
+            "one of the names on the Keypad line above"
+            if names
+            else "its name as `cat /proc/bus/input/devices` prints it once it is plugged in"
+        )
         return Finding(
             name,
             severity,
             f"no {wanted} found among {len(devices)} input devices"
             + (f": {names}" if names else ""),
-            "plug in a USB numeric keypad (or set keypad.device to its name: the list above, or "
-            "`cat /proc/bus/input/devices`)",
+            f"plug in a USB numeric keypad (or set keypad.device to {where})",
         )
     detail = f"«{found.name}» at {found.path}"
     if settings.private.channel != "led":
@@ -500,13 +548,21 @@ def check_journal_folder(settings: Settings, options: Options) -> Finding:
 
 CHECKS: tuple[tuple[str, Check], ...] = (
     ("Sound output", check_sound_output),
-    ("Microphone", check_microphone),
     ("Voice", check_voice),
-    ("Speech model", check_model),
-    ("Keypad", check_keypad),
     ("Free disk", check_disk),
     ("Journal folder", check_journal_folder),
+    ("Microphone", check_microphone),
+    ("Speech model", check_model),
+    ("Keypad", check_keypad),
 )
+"""What any game needs first, then what hands-free play needs (``Finding.hands_free``)."""
+
+HANDS_FREE_CHECKS = ("Microphone", "Speech model", "Keypad")
+
+SECTIONS = {
+    False: "Needed for any game:",
+    True: "Needed for hands-free play (voice and keypad); a host at the keyboard does without:",
+}
 
 
 def run_checks(
@@ -522,6 +578,7 @@ def run_checks(
                 Status.FAIL,
                 f"the check itself failed ({type(exc).__name__}: {_short(exc)})",
                 "report this with the output of `voicehost doctor`",
+                hands_free=name in HANDS_FREE_CHECKS,
             )
 
 
@@ -537,11 +594,15 @@ def format_finding(finding: Finding) -> str:
 def format_fixes(findings: list[Finding]) -> list[str]:
     """The closing list: what must be fixed, then what would be better."""
     must = [item for item in findings if item.status is Status.FAIL]
-    could = [item for item in findings if item.status is Status.WARN]
-    if not must and not could:
+    hands_free = [item for item in findings if item.status is Status.WARN and item.hands_free]
+    could = [item for item in findings if item.status is Status.WARN and not item.hands_free]
+    if not must and not could and not hands_free:
         return ["Nothing to fix: ready for a game."]
-    lines = ["What to fix:"] if must else []
+    lines = ["What to fix:"] if must else ["Nothing to fix for a game at the keyboard."]
     lines += [f"  {index}. {item.check}: {item.fix}" for index, item in enumerate(must, 1)]
+    if hands_free:
+        lines.append("For hands-free play (the game runs without, from the keyboard):")
+        lines += [f"  - {item.check}: {item.fix}" for item in hands_free]
     if could:
         lines.append("Would be better (the game runs without):")
         lines += [f"  - {item.check}: {item.fix}" for item in could]
@@ -553,8 +614,10 @@ def run(args: argparse.Namespace) -> int:
     settings = config.load(args.config)
     options = Options(play_tone=not args.no_tone)
     print("voicehost doctor: checking this machine for a game", flush=True)
-    findings = []
+    findings: list[Finding] = []
     for finding in run_checks(settings, options):
+        if not findings or findings[-1].hands_free != finding.hands_free:
+            print(SECTIONS[finding.hands_free], flush=True)
         findings.append(finding)
         print(format_finding(finding), flush=True)
     print()

@@ -5,8 +5,9 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from voicehost import config
 from voicehost.cli import session
@@ -57,8 +58,12 @@ def run(args: argparse.Namespace) -> int:
         return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
     resume = False
     journal = args.journal
+    set_aside: list[str] = []
     if args.resume_or_start and journal is None:
-        journal = boot_journal(settings)
+        journal, set_aside = boot_journal(settings)
+        resume = journal is not None
+    elif journal is None:
+        journal = offer_resume(settings, sys.stdin)
         resume = journal is not None
     return session.play(
         settings,
@@ -67,20 +72,44 @@ def run(args: argparse.Namespace) -> int:
         text_only=args.text,
         plain=args.plain,
         audio_out=args.audio_out,
+        set_aside=set_aside,
     )
 
 
-def boot_journal(settings: config.Settings) -> Path | None:
+def boot_journal(settings: config.Settings) -> tuple[Path | None, list[str]]:
     """The service's journal: the newest one that can be resumed. Those that cannot are set
     aside (renamed, kept) and each is said on stderr (and in the log), so a bad journal never
     keeps the table dead at boot."""
     from voicehost.host.journal import choose_resumable
     from voicehost.host.replay import replay_journal
+
     folder = settings.path(settings.storage.journal_dir)
     journal, messages = choose_resumable(folder, lambda path: replay_journal(settings, path))
-    for message in messages:
-        print(f"voicehost: {message}", file=sys.stderr)
-    return journal
+    return journal, messages
+
+
+def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
+    """After a crash: the unfinished game the host chooses to carry on, or None for a new game.
+
+    Without a person at the terminal nothing is asked: a new game starts, and the line printed
+    says how to carry the other one on.
+    """
+    from voicehost.host.journal import newest_unfinished, played
+
+    unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
+    if unfinished is None:
+        return None
+    when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unfinished.stat().st_mtime))
+    print(f"An unfinished game is in {unfinished} ({played(unfinished)} entries, last {when}).")
+    if not stdin.isatty():
+        print("Starting a new game; `voicehost resume` carries the unfinished one on.")
+        return None
+    print("Resume it? [Y/n] ", end="", flush=True)
+    answer = stdin.readline()
+    if answer.strip().casefold() in ("", "y", "yes", "д", "да"):
+        return unfinished
+    print("Starting a new game; the unfinished one stays: `voicehost resume FILE` carries it on.")
+    return None
 
 
 def run_script_file(

@@ -1,15 +1,17 @@
-"""`voicehost protocol [JOURNAL]`: the protocol of a game (finished or not) from its journal."""
+"""`voicehost protocol [JOURNAL]`: the protocol of a game (finished or not) from its journal;
+without JOURNAL, of the last game played."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import Any
 
-from voicehost.cli import session
 from voicehost.cli.play import settings_for
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol
+from voicehost.host.journal import newest_game
 from voicehost.host.replay import replay_journal
 
 
@@ -18,16 +20,19 @@ def register(subparsers: Any) -> None:
         "protocol",
         help="print and write the protocol of a game from its journal",
     )
-    parser.add_argument("journal", nargs="?", help="journal file (default: the newest unfinished)")
+    parser.add_argument(
+        "journal", nargs="?", help="journal file (default: the last game, finished or not)"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_for(args)
-    path = session.find_journal(settings, args.journal)
+    folder = settings.path(settings.storage.journal_dir)
+    path = Path(args.journal) if args.journal else newest_game(folder)
     if path is None:
-        raise VoicehostError("no journal given and no unfinished game found")
+        raise VoicehostError(f"no game has been played yet: {folder} holds no journal")
     data = protocol.build(replay_journal(settings, path).state)
     print(protocol.to_json(data) if args.json else protocol.to_table(data))
     folder = settings.path(settings.storage.protocol_dir)

@@ -2,7 +2,8 @@
 
     voicehost rehearse                 every phrase; Enter/n next, r repeat, p previous, q quit
     voicehost rehearse --phase day     the phrases of one part of the game (the key's first word:
-                                       game, night0, night, morning, day, foul, keypad)
+                                       game, acquaintance, night0, night, morning, day,
+                                       foul, keypad)
     voicehost rehearse --key day.defence
     voicehost rehearse --list          the catalogue, with each phrase's duration
     voicehost rehearse --out DIR       every phrase rendered to DIR/<key>.wav
@@ -10,8 +11,10 @@
     voicehost rehearse --pack DIR --compare
                                        each phrase synthetic, then recorded, one after the other
 
-Phrases with placeholders are said with sample values: seat 5, a count of 3, the seats 2, 5
-and 7, the role «мафия». A phrase longer than its voice-pack slot is marked in the list.
+Phrases with placeholders are said with sample values a game can have: seat 5, a count of 3,
+the seats 2, 5 and 7, the role «мафия», a table of 10 players, a 3-minute (or 30-second)
+discussion, 2 fouls, the acquaintance topic of config.yaml (or a sample one). A phrase
+longer than its voice-pack slot is marked in the list.
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ SAMPLE_NUMBER = 5
 SAMPLE_COUNT = 3
 SAMPLE_SEATS = (2, 5, 7)
 SAMPLE_ROLE = "mafia"
+SAMPLE_BY_NAME = {"players": 10, "minutes": 3, "seconds": 30, "fouls": 2}
+"""Placeholders whose sample must be a value a game can have (a table has 8 to 13 players)."""
+SAMPLE_TOPIC = {"ru": "любимая книга", "en": "a favourite book"}
 
 HELP_LINE = "Enter/n next · r repeat · p previous · q quit"
 
@@ -65,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
     keys = select_keys(book.keys(), phase=args.phase, key=args.key)
-    utterances = [(key, book.render(key, sample_params(book, key))) for key in keys]
+    topic = settings.rules.acquaintance_topic
+    utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
         if not settings.voice.pack:
             raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
@@ -98,7 +105,7 @@ def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[
     return chosen
 
 
-def sample_params(book: Any, key: str) -> dict[str, Any]:
+def sample_params(book: Any, key: str, topic: str = "") -> dict[str, Any]:
     """Sample values for a phrase's placeholders, so it can be heard without a game."""
     from voicehost.phrases import Kind
 
@@ -109,8 +116,12 @@ def sample_params(book: Any, key: str) -> dict[str, Any]:
         Kind.COUNT: SAMPLE_COUNT,
         Kind.LIST: SAMPLE_SEATS,
         Kind.WORD: role,
+        Kind.TEXT: topic.strip() or SAMPLE_TOPIC.get(book.language, SAMPLE_TOPIC["en"]),
     }
-    return {p.name: samples.get(p.kind, SAMPLE_NUMBER) for p in book.placeholders(key)}
+    return {
+        p.name: SAMPLE_BY_NAME.get(p.name, samples.get(p.kind, SAMPLE_NUMBER))
+        for p in book.placeholders(key)
+    }
 
 
 def print_catalogue(utterances: list[tuple[str, Any]], library: Any, out: TextIO) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -83,8 +84,13 @@ def play(
     text_only: bool = False,
     plain: bool = False,
     audio_out: Path | None = None,
+    set_aside: Sequence[str] = (),
 ) -> int:
-    """Host a real game in real time until it ends or the host quits."""
+    """Host a real game in real time until it ends or the host quits.
+
+    ``set_aside`` are the messages of journals the boot service could not resume: each is shown
+    and logged, and the table hears once that the last game cannot go on.
+    """
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()
@@ -131,10 +137,14 @@ def play(
             entry_timeout_seconds=settings.keypad.entry_timeout_seconds,
         )
     notices.attach(host)
+    for message in set_aside:
+        log.warning("%s", message)
     if resume:
         host.resume()
     else:
         host.start()
+    if set_aside and not resume:
+        host.announce("game.journal_set_aside")
     ui: CursesUI | PlainUI
     if interactive:
         ui = CursesUI(host, screen, lambda: write_protocol(host))

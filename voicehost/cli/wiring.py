@@ -70,7 +70,7 @@ def make_sound(
     from voicehost.voice_out.speech import speech_library
 
     library = speech_library(settings)
-    report = library.prepare(book.all_segments())
+    report = library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     log.info("voice: %s", report.describe())
     crash = sound_system_crash()
     if crash is not None:
@@ -115,7 +115,7 @@ def make_recording(
 
     book = book or PhraseBook.load(settings.language)
     library = speech_library(settings)
-    library.prepare(book.all_segments())
+    library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     clock = FakeClock()
     output = open_sound_output(
         clock,

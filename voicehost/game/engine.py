@@ -40,7 +40,13 @@ from voicehost.game.state import GameState, NightActions, Player, Timer
 
 NIGHT_STEPS = (Phase.NIGHT_MAFIA, Phase.NIGHT_COMMISSAR, Phase.NIGHT_DOCTOR)
 REGISTRATION_STEPS = (Phase.NIGHT0_MAFIA, Phase.NIGHT0_COMMISSAR, Phase.NIGHT0_DOCTOR)
-SPEECH_PHASES = (Phase.DISCUSSION, Phase.NOMINATION, Phase.DEFENCE, Phase.LAST_WORDS)
+SPEECH_PHASES = (
+    Phase.ACQUAINTANCE,
+    Phase.DISCUSSION,
+    Phase.NOMINATION,
+    Phase.DEFENCE,
+    Phase.LAST_WORDS,
+)
 
 
 class Engine:
@@ -55,7 +61,8 @@ class Engine:
     # ------------------------------------------------------------------ public API
 
     def new_game(self) -> tuple[GameState, list[Effect]]:
-        """A fresh table of ``settings.players`` seats, at the start of night 0."""
+        """A fresh table of ``settings.players`` seats: the acquaintance round (when the rules
+        have it), then night 0."""
         players = {seat: Player(seat) for seat in range(1, self.settings.players + 1)}
         state = GameState(players=players, phase=Phase.NIGHT0_MAFIA)
         state.record = {
@@ -68,12 +75,33 @@ class Engine:
             "departures": [],
             "winner": None,
         }
-        out: list[Effect] = [
-            Say("game.start", {"players": self.settings.players}),
-            Say("night0.start"),
-        ]
-        self._wake(state, out, Phase.NIGHT0_MAFIA)
+        out: list[Effect] = [Say("game.start", {"players": self.settings.players})]
+        if self.rules.acquaintance:
+            state.phase = Phase.ACQUAINTANCE
+            state.speakers = sorted(players)
+            out.append(Say("acquaintance.start"))
+            topic = self.rules.acquaintance_topic.strip()
+            if topic:
+                out.append(Say("acquaintance.topic", {"topic": topic}))
+            self._next_acquaintance(state, out)
+        else:
+            self._start_night0(state, out)
         return state, out
+
+    def _start_night0(self, state: GameState, out: list[Effect]) -> None:
+        out.append(Say("night0.start"))
+        self._wake(state, out, Phase.NIGHT0_MAFIA)
+
+    def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
+        """The next player in seat order introduces themselves; after the last, night 0."""
+        state.phase = Phase.ACQUAINTANCE
+        while state.speakers and not state.players[state.speakers[0]].alive:
+            state.speakers.pop(0)
+        if not state.speakers:
+            state.current_speaker = None
+            self._start_night0(state, out)
+            return
+        self._give_floor(state, out, state.speakers.pop(0), TimerKind.ACQUAINTANCE_SPEECH)
 
     def step(self, state: GameState, event: Input) -> tuple[GameState, list[Effect]]:
         """Apply one input. Raises RuleViolation (state untouched) if it breaks a rule."""
@@ -143,10 +171,14 @@ class Engine:
         out: list[Effect] = [Say("game.resumed")]
         if state.phase is Phase.GAME_OVER:
             return out
+        if state.phase is Phase.THIRD_VOTE and state.vote_settling is None:
+            out.append(Say("day.third_vote_start", {"seats": tuple(state.candidates)}))
         opening = self._opening_phrase(state)
         if opening is not None:
             out.append(opening)
         if state.phase is Phase.VOTE and state.vote_settling is None:
+            if len(state.candidates) > 1:  # the table is reminded whom it votes on
+                out.append(Say("day.vote_start", {"seats": tuple(state.candidates)}))
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
         timer = state.timer
         if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
@@ -241,7 +273,9 @@ class Engine:
         state.speech_running = False
         out.append(CancelTimer())
         phase = state.phase
-        if phase is Phase.DISCUSSION:
+        if phase is Phase.ACQUAINTANCE:
+            self._next_acquaintance(state, out)
+        elif phase is Phase.DISCUSSION:
             self._start_nominations(state, out)
         elif phase is Phase.NOMINATION:
             speaker = state.current_speaker
@@ -498,7 +532,10 @@ class Engine:
         shot = actions.shot
         killed: Seat | None = None
         saved = False
-        if shot is None or not state.players[shot].alive:
+        if shot is not None and shot in actions.disqualified:
+            # the shot player left for a foul later that night: not a miss, and nobody dies
+            out.append(Say("morning.shot_disqualified", {"seat": shot}))
+        elif shot is None or not state.players[shot].alive:
             out.append(Say("morning.miss"))
         elif shot == actions.heal:
             saved = True
@@ -548,6 +585,9 @@ class Engine:
         )  # fmt: skip
         if how == "disqualified" and state.phase.is_night:
             return  # announced in the morning: at night the host never speaks a seat number
+        if player.role is None:  # the acquaintance round: the host has not learnt the roles yet
+            out.append(Say("foul.disqualified_card", {"seat": seat}))
+            return
         key = "foul.disqualified" if how == "disqualified" else "day.leaves"
         out.append(Say(key, {"seat": seat, "role": _role_value(player.role)}))
 
@@ -635,8 +675,9 @@ class Engine:
             raise RuleViolation("too_many_nominations", seat=speaker, count=len(already))
         state.nominations[speaker] = already + added
         self._day_record(state)["nominations"][str(speaker)] = list(state.nominations[speaker])
-        for seat in added:
-            out.append(Say("day.nomination_accepted", {"seat": seat}))
+        if self.rules.confirm_nominations:
+            for seat in added:
+                out.append(Say("day.nomination_accepted", {"seat": seat}))
         if not state.speech_running:
             self._next_nomination_speaker(state, out)
 
@@ -679,14 +720,15 @@ class Engine:
             self._begin_night(state, out)
             return
         state.phase = Phase.VOTE
-        out.append(Say("day.vote_start"))
         if len(state.candidates) == 1:
             # A lone candidate: every other player's vote can only go against them.
             seat = state.candidates[0]
+            out.append(Say("day.vote_start_single", {"seat": seat}))
             state.vote_counts = {seat: len(state.living()) - 1}
             out.append(Say("day.vote_result", {"seat": seat, "votes": state.vote_counts[seat]}))
             self._finish_vote(state, out)
             return
+        out.append(Say("day.vote_start", {"seats": tuple(state.candidates)}))
         out.append(Say("day.vote_for", {"seat": state.candidates[0]}))
 
     def _vote_room(self, state: GameState) -> int:
@@ -761,16 +803,24 @@ class Engine:
         )
         top = max(counts.values())
         leaders = sorted(seat for seat, count in counts.items() if count == top)
+        # «Голоса разделились поровну» only when every candidate has as many votes as the others;
+        # at 4-4-2 the two leaders go on alone.
+        split = len(leaders) == len(counts)
         if len(leaders) == 1:
             self._voted_out(state, out, leaders)
         elif state.vote_round == 1:
             state.vote_round = 2
             state.candidates = leaders
-            out.append(Say("day.revote", {"seats": tuple(leaders)}))
+            key = "day.revote" if split else "day.revote_leaders"
+            out.append(Say(key, {"seats": tuple(leaders)}))
             state.speakers = list(leaders)
             self._next_defence(state, out)
         else:
             state.candidates = leaders
+            if split:
+                out.append(Say("day.tie_again"))
+            else:
+                out.append(Say("day.tie_again_leaders", {"seats": tuple(leaders)}))
             self._start_third_vote(state, out)
 
     def _start_third_vote(self, state: GameState, out: list[Effect]) -> None:
@@ -783,6 +833,7 @@ class Engine:
             self._begin_night(state, out)
             return
         state.phase = Phase.THIRD_VOTE
+        out.append(Say("day.third_vote_start", {"seats": tuple(state.candidates)}))
         out.append(Say("day.third_vote"))
 
     def _third_vote_voters(self, state: GameState) -> int:
@@ -845,6 +896,10 @@ class Engine:
     ) -> None:
         """Announce a player's timed speech and start its timer (after the announcement)."""
         phrase, seconds = {
+            TimerKind.ACQUAINTANCE_SPEECH: (
+                "acquaintance.speech",
+                self.timers.acquaintance_seconds,
+            ),
             TimerKind.NOMINATION_SPEECH: (
                 "day.speech_nomination",
                 self.timers.nomination_speech_seconds,
@@ -879,6 +934,8 @@ class Engine:
         if night:
             state.night_actions.disqualified.append(seat)
             self._depart(state, out, seat, "disqualified")
+            if self.winner(state) is not None:
+                self._end_night_with_win(state, out)
             return  # the table hears of it in the morning
         self._depart(state, out, seat, "disqualified")
         if self._announce_winner(state, out):
@@ -887,11 +944,31 @@ class Engine:
             state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
 
+    def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
+        """A disqualification at night decided the game: the town wakes now and hears it."""
+        self._stop_timer(state, out)
+        out.append(Say("morning.city_wakes"))
+        actions = state.night_actions
+        for seat in actions.disqualified:
+            role = _role_value(state.players[seat].role)
+            out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
+        state.record["nights"].append(
+            {"night": state.night, "shot": None, "check": None, "check_found_mafia": None,
+             "check_announced": False, "heal": None, "saved": False, "killed": None,
+             "disqualified": list(actions.disqualified), "ended_by_win": True}
+        )  # fmt: skip
+        state.night_actions = NightActions()
+        self._announce_winner(state, out)
+
     def _after_day_departure(self, state: GameState, out: list[Effect], seat: Seat) -> None:
         """Keep the day consistent after a disqualification."""
         phase = state.phase
         if seat in state.candidates:
             state.candidates.remove(seat)
+        if phase is Phase.ACQUAINTANCE and state.current_speaker == seat:
+            self._stop_timer(state, out)
+            self._next_acquaintance(state, out)
+            return
         if phase in (Phase.NOMINATION, Phase.DEFENCE) and state.current_speaker == seat:
             self._stop_timer(state, out)
             if phase is Phase.NOMINATION:
@@ -916,6 +993,8 @@ class Engine:
         if phase in REGISTRATION_STEPS or phase in NIGHT_STEPS:
             return Say(self._wake_key(phase))
         speaker = state.current_speaker
+        if phase is Phase.ACQUAINTANCE and speaker is not None:
+            return Say("acquaintance.speech", {"seat": speaker})
         if phase is Phase.NOMINATION and speaker is not None and state.speech_running:
             return Say("day.speech_nomination", {"seat": speaker})
         if phase is Phase.DEFENCE and speaker is not None:

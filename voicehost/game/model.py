@@ -30,6 +30,7 @@ class Team(StrEnum):
 class Phase(StrEnum):
     """Where the game is. Each value is also the screen's name for it."""
 
+    ACQUAINTANCE = "acquaintance"  # the cards are drawn: each player introduces themselves
     NIGHT0_MAFIA = "night0_mafia"
     NIGHT0_COMMISSAR = "night0_commissar"
     NIGHT0_DOCTOR = "night0_doctor"
@@ -53,6 +54,7 @@ class TimerKind(StrEnum):
     """What a running timer measures."""
 
     DISCUSSION = "discussion"
+    ACQUAINTANCE_SPEECH = "acquaintance_speech"
     NOMINATION_SPEECH = "nomination_speech"
     DEFENCE_SPEECH = "defence_speech"
     LAST_WORDS = "last_words"
@@ -63,6 +65,7 @@ class TimerKind(StrEnum):
     def is_speech(self) -> bool:
         """A timed speech of one player: the Listener may end it on a stop word."""
         return self in (
+            TimerKind.ACQUAINTANCE_SPEECH,
             TimerKind.NOMINATION_SPEECH,
             TimerKind.DEFENCE_SPEECH,
             TimerKind.LAST_WORDS,

@@ -49,6 +49,9 @@ class RulesSettings:
     killed_commissar_last_words: bool = False
     disqualified_last_words: bool = False
     four_players_skip_third_vote: bool = True
+    confirm_nominations: bool = True
+    acquaintance: bool = False
+    acquaintance_topic: str = ""
 
 
 @dataclass(frozen=True)
@@ -61,6 +64,7 @@ class TimerSettings:
     last_words_seconds: float = bounded(3, 600, 15)
     warning_seconds: float = bounded(0, 60, 5)
     vote_result_seconds: float = bounded(0, 30, 5)
+    acquaintance_seconds: float = bounded(3, 600, 30)
 
 
 @dataclass(frozen=True)

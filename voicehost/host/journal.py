@@ -401,14 +401,40 @@ def _parse(path: Path, data: bytes) -> Iterator[tuple[int, dict[str, Any]]]:
         yield number, record
 
 
-def newest_unfinished(directory: Path) -> Path | None:
-    """The most recent journal in ``directory`` whose game has not ended, if any."""
-    found = unfinished(directory)
-    return found[0] if found else None
+def newest_unfinished(directory: Path, *, played_only: bool = False) -> Path | None:
+    """The most recent journal in ``directory`` whose game has not ended, if any.
+
+    A game somebody played (``played``) comes before an empty one that was started and left at
+    once, however new: a restart that opened a new game never hides the real one. With
+    ``played_only`` an empty game is never returned.
+    """
+    return _newest(unfinished(directory), played_only=played_only)
 
 
-def unfinished(directory: Path) -> list[Path]:
-    """The journals in ``directory`` whose game has not ended, newest first."""
+def newest_game(directory: Path) -> Path | None:
+    """The most recent journal in ``directory``, finished or not (a played one first)."""
+    return _newest(journals(directory), played_only=False)
+
+
+def _newest(candidates: list[Path], *, played_only: bool) -> Path | None:
+    for path in candidates:
+        if played(path):
+            return path
+    return None if played_only or not candidates else candidates[0]
+
+
+def played(path: Path) -> int:
+    """How many entries a person made in the journal's game (timer events not counted); 0 for
+    an empty or unreadable journal."""
+    try:
+        _, entries = read(path)
+    except (VoicehostError, ValueError, KeyError, TypeError):
+        return 0  # not a journal this voicehost can read: nothing to resume in it
+    return sum(1 for entry in effective_entries(entries) if entry.source != "timer")
+
+
+def journals(directory: Path) -> list[Path]:
+    """The journals in ``directory``, newest first."""
     try:
         if not directory.is_dir():
             return []
@@ -421,7 +447,14 @@ def unfinished(directory: Path) -> list[Path]:
     except OSError:
         return []
     candidates.sort(reverse=True)
-    return [path for _, path in candidates if not path.with_suffix(".finished").exists()]
+    return [path for _, path in candidates]
+
+
+def unfinished(directory: Path) -> list[Path]:
+    """The journals in ``directory`` whose game has not ended, newest first, played ones
+    before empty ones."""
+    found = [path for path in journals(directory) if not path.with_suffix(".finished").exists()]
+    return sorted(found, key=lambda path: played(path) == 0)
 
 
 def set_aside(path: Path, reason: str) -> str:
@@ -452,7 +485,10 @@ def choose_resumable(
     journal another host holds right now is passed over, not set aside.
     """
     messages: list[str] = []
-    for path in unfinished(directory):
+    good: list[Path] = []
+    for path in journals(directory):  # newest first: every bad one is set aside on the way
+        if path.with_suffix(".finished").exists():
+            continue
         try:
             check(path)
             descriptor = os.open(path, os.O_RDONLY)
@@ -470,8 +506,9 @@ def choose_resumable(
             log.warning("%s", message)
             messages.append(message)
             continue
-        return path, messages
-    return None, messages
+        good.append(path)
+    # A game somebody played comes before a newer one that was started and left empty.
+    return _newest(good, played_only=False), messages
 
 
 def mark_finished(path: Path) -> None:

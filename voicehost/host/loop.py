@@ -397,6 +397,10 @@ class Host:
             raise VoicehostError("the game has not started")
         return self.engine.prompt(self.state)
 
+    def announce(self, key: str, params: dict[str, Any] | None = None) -> None:
+        """Say a phrase of the host's own (not of the rules), e.g. at start-up."""
+        self._say(key, params)
+
     def _say(self, key: str, params: dict[str, Any] | None = None) -> None:
         utterance = self.book.render(key, params or {})
         self.speaker.say(utterance)

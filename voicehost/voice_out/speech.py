@@ -36,7 +36,11 @@ CLAUSE_PAUSE_SECONDS = 0.15
 WORD_PAUSE_SECONDS = 0.04
 """Pause between pieces of one clause («игроку номер» | «пять»)."""
 
-_SENTENCE_END = re.compile(r"[.!?…]")
+COUNT_PAUSE_SECONDS = 0.6
+"""Pause after a piece that ends with «…»: the words of the count «Раз… два… три!»
+(``voice.count_pause_seconds`` sets it)."""
+
+_SENTENCE_END = re.compile(r"[.!?]")
 _CLAUSE_END = re.compile(r"[,:;—–-]")
 
 
@@ -56,18 +60,20 @@ class PrepareReport:
         return " ".join(parts)
 
 
-def pauses_between(utterance: Utterance) -> list[float]:
-    """The pause after each segment but the last, read from the punctuation of the full text."""
+def pauses_between(utterance: Utterance, count_pause: float = COUNT_PAUSE_SECONDS) -> list[float]:
+    """The pause after each segment but the last, read from the punctuation of the full text;
+    a piece ending with «…» (a word of the count) is followed by ``count_pause``."""
     text = utterance.text.casefold()
     cursor = 0
     spans: list[tuple[int, int] | None] = []
     for segment in utterance.segments:
-        found = text.find(segment.text.casefold(), cursor)
+        shown = segment.shown
+        found = text.find(shown.casefold(), cursor)
         if found < 0:
             spans.append(None)
             continue
-        spans.append((found, found + len(segment.text)))
-        cursor = found + len(segment.text)
+        spans.append((found, found + len(shown)))
+        cursor = found + len(shown)
     pauses: list[float] = []
     for index in range(len(utterance.segments) - 1):
         here, after = spans[index], spans[index + 1]
@@ -75,11 +81,13 @@ def pauses_between(utterance: Utterance) -> list[float]:
             pauses.append(WORD_PAUSE_SECONDS)
             continue
         boundary = utterance.text[here[1] - 1 : after[0]]
-        pauses.append(_pause_for(boundary))
+        pauses.append(_pause_for(boundary, count_pause))
     return pauses
 
 
-def _pause_for(boundary: str) -> float:
+def _pause_for(boundary: str, count_pause: float) -> float:
+    if "…" in boundary:
+        return count_pause
     if _SENTENCE_END.search(boundary):
         return SENTENCE_PAUSE_SECONDS
     if _CLAUSE_END.search(boundary):
@@ -97,8 +105,10 @@ class SpeechLibrary:
         target_dbfs: float,
         cache: AudioCache | None,
         pack: VoicePack | None = None,
+        count_pause: float = COUNT_PAUSE_SECONDS,
     ) -> None:
         self.rate = rate
+        self.count_pause = count_pause
         self.target_dbfs = target_dbfs
         self.cache = cache
         self.pack = pack
@@ -135,7 +145,7 @@ class SpeechLibrary:
         if whole is not None:
             return whole
         clips = [self.segment_clip(segment) for segment in utterance.segments]
-        return concatenate(clips, pauses_between(utterance), self.rate)
+        return concatenate(clips, pauses_between(utterance, self.count_pause), self.rate)
 
     def segment_clip(self, segment: Segment) -> Clip:
         """One piece: from the pack, from memory, or (with a warning) synthesised now."""
@@ -225,4 +235,5 @@ def speech_library(settings: Settings) -> SpeechLibrary:
         target_dbfs=settings.audio.target_loudness_dbfs,
         cache=cache,
         pack=pack,
+        count_pause=settings.voice.count_pause_seconds,
     )

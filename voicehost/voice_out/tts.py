@@ -140,11 +140,33 @@ def _start_engine() -> Any:
         raise MissingDependency(f"the pyttsx3 package is missing; {INSTALL_HINT}") from exc
     try:
         with _ENGINE_LOCK:
-            return pyttsx3.init("espeak")
+            engine = pyttsx3.init("espeak")
     except Exception as exc:  # noqa: BLE001 - pyttsx3 raises OSError/RuntimeError/... when espeak is absent
         raise MissingDependency(
             f"the speech engine espeak-ng cannot start ({exc}); {INSTALL_HINT}"
         ) from exc
+    _allow_phonemes()
+    return engine
+
+
+def _allow_phonemes() -> None:
+    """Let espeak-ng read ``[[...]]`` as phonemes, as its command line does.
+
+    The phrase book gives a stressed word («го́лоса») as phonemes (``[[g'olVsa]]``) because
+    espeak-ng ignores a stress mark in Russian text; pyttsx3 synthesises without espeak's
+    PHONEMES flag, so its call is wrapped once to add it.
+    """
+    from pyttsx3.drivers import _espeak
+
+    synth = _espeak.Synth
+    if getattr(synth, "voicehost_phonemes", False):
+        return
+
+    def with_phonemes(text: bytes, *args: Any, flags: int = 0, **kwargs: Any) -> Any:
+        return synth(text, *args, flags=flags | _espeak.PHONEMES, **kwargs)
+
+    with_phonemes.voicehost_phonemes = True  # type: ignore[attr-defined]
+    _espeak.Synth = with_phonemes
 
 
 def _voice_ids(engine: Any) -> set[str]:

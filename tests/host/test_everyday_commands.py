@@ -1,0 +1,186 @@
+"""The commands a host types every club night, as a person would: after `make run` every
+`voicehost …` the README and the program name works in a new shell; after a crash `play` offers
+the unfinished game and `resume` never prefers an empty one; `protocol` shows the last game;
+a closed pipe or a closed stdin ends quietly with a message, never a traceback."""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from voicehost import config
+from voicehost.cli.play import offer_resume
+from voicehost.console.script import run_script
+from voicehost.host.journal import Journal, newest_game, newest_unfinished, played
+from voicehost.phrases import PhraseBook
+
+ROOT = Path(__file__).resolve().parents[2]
+TOWN_WINS = (ROOT / "examples" / "town-wins.txt").read_text(encoding="utf-8").splitlines()
+
+
+class Terminal(io.StringIO):
+    """A person at a terminal typing ``answer``."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def setup(folder: Path) -> tuple[Path, config.Settings]:
+    path = folder / "config.yaml"
+    path.write_text(
+        "storage:\n  journal_dir: journals\n  protocol_dir: protocols\nvoice:\n  engine: text\n"
+        "listener:\n  enabled: false\nkeypad:\n  enabled: off\n",
+        encoding="utf-8",
+    )
+    return path, config.load(path)
+
+
+def a_game(settings: config.Settings, name: str, lines: list[str], age: float) -> Path:
+    """A journal of ``lines`` played, last written ``age`` seconds ago."""
+    journal = settings.path(settings.storage.journal_dir) / f"{name}.jsonl"
+    if lines:
+        run_script(lines, settings, journal_path=journal)
+    else:
+        Journal.create(journal, settings).close()  # started and left at once
+    stamp = time.time() - age
+    os.utime(journal, (stamp, stamp))
+    return journal
+
+
+def voicehost(
+    config_path: Path, *args: str, stdin: int | None = subprocess.DEVNULL
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", str(config_path), *args],
+        capture_output=True,
+        text=True,
+        stdin=stdin,
+        timeout=120,
+        cwd=config_path.parent,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+
+
+def test_resume_never_picks_an_empty_new_game_over_a_played_one(tmp_path: Path) -> None:
+    _, settings = setup(tmp_path)
+    real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
+    empty = a_game(settings, "game-empty", [], age=0)  # newer: `make run` started it and quit
+    folder = settings.path(settings.storage.journal_dir)
+    assert played(real) == 2 and played(empty) == 0
+    assert newest_unfinished(folder) == real
+    assert newest_unfinished(folder, played_only=True) == real
+    real.with_suffix(".finished").touch()
+    assert newest_unfinished(folder) == empty  # only empty ones left: that one
+    assert newest_unfinished(folder, played_only=True) is None
+
+
+def test_play_after_a_crash_asks_and_resumes_on_enter(tmp_path: Path, capsys) -> None:
+    _, settings = setup(tmp_path)
+    real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
+    a_game(settings, "game-empty", [], age=0)
+    assert offer_resume(settings, Terminal("\n")) == real
+    out = capsys.readouterr().out
+    assert f"An unfinished game is in {real}" in out and "Resume it? [Y/n]" in out
+    assert offer_resume(settings, Terminal("n\n")) is None
+    assert "Starting a new game" in capsys.readouterr().out
+    assert offer_resume(settings, io.StringIO("")) is None  # no person to ask: a new game
+    assert "`voicehost resume` carries the unfinished one on" in capsys.readouterr().out
+
+
+def test_play_with_nothing_unfinished_asks_nothing(tmp_path: Path, capsys) -> None:
+    _, settings = setup(tmp_path)
+    a_game(settings, "game-won", TOWN_WINS, age=0)
+    assert offer_resume(settings, Terminal("\n")) is None
+    assert capsys.readouterr().out == ""
+
+
+def test_protocol_without_a_journal_shows_the_last_game_even_finished(tmp_path: Path) -> None:
+    config_path, settings = setup(tmp_path)
+    a_game(settings, "game-old", ["2 5 9"], age=120)
+    won = a_game(settings, "game-won", TOWN_WINS, age=0)
+    assert won.with_suffix(".finished").exists()
+    assert newest_game(settings.path(settings.storage.journal_dir)) == won
+    result = voicehost(config_path, "protocol")
+    assert result.returncode == 0, result.stderr
+    assert "game-won" in result.stdout
+    assert "game-old" not in result.stdout
+
+
+def test_protocol_with_no_game_yet_says_so(tmp_path: Path) -> None:
+    config_path, _ = setup(tmp_path)
+    result = voicehost(config_path, "protocol")
+    assert result.returncode == 1
+    assert "no game has been played yet" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path: Path) -> None:
+    config_path, settings = setup(tmp_path)
+    a_game(settings, "game-won", TOWN_WINS, age=0)
+    command = (
+        f"{shlex_quote(sys.executable)} -m voicehost --config {shlex_quote(str(config_path))} "
+        "protocol | head -n 2; echo status=${PIPESTATUS[0]}"
+    )
+    result = subprocess.run(
+        ["bash", "-c", command],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert len(result.stdout.splitlines()) == 3  # two lines of the protocol and the status
+    assert "status=0" in result.stdout
+    assert "Traceback" not in result.stderr and "BrokenPipe" not in result.stderr
+
+
+def test_play_plain_with_stdin_at_its_end_stops_with_a_message(tmp_path: Path) -> None:
+    config_path, settings = setup(tmp_path)
+    result = voicehost(config_path, "play", "--plain", "--text")
+    assert result.returncode == 0, result.stderr
+    book = PhraseBook.load(settings.language)
+    assert book.screen("keyboard_closed") in result.stdout  # in the game's language
+    assert book.screen("game_paused", {"journal": "X"}).split("X")[-1] in result.stdout
+    assert "Traceback" not in result.stderr
+    assert newest_unfinished(settings.path(settings.storage.journal_dir)) is not None
+
+
+def shlex_quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_the_launcher_makes_every_readme_command_work_in_a_new_shell(tmp_path: Path) -> None:
+    launcher = tmp_path / "bin" / "voicehost"
+    made = subprocess.run(
+        ["make", "-s", "-C", str(ROOT), "launcher", f"LAUNCHER={launcher}", "-o", "venv"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert made.returncode == 0, made.stderr
+    assert launcher.is_file() and os.access(launcher, os.X_OK)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = sorted(set(re.findall(r"`voicehost ([a-z]+)", readme)))
+    assert {"play", "resume", "protocol", "doctor"} <= set(commands)
+    fresh = {"PATH": f"{launcher.parent}:/usr/bin:/bin", "HOME": str(tmp_path)}  # a new shell
+    for command in commands:
+        result = subprocess.run(
+            ["sh", "-c", f"voicehost {command} --help"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd="/",
+            env=fresh,
+        )
+        assert result.returncode == 0, (command, result.stderr)
+        assert "usage: voicehost" in result.stdout
