@@ -1,4 +1,5 @@
-"""Soak: kill -9 a real `voicehost play --script` many times at random moments, resume each
+"""Soak: kill -9 a real `voicehost play --script` many times at random moments (as soon as
+its journal reaches a random line, so during the writes that follow), resume each
 journal in a real process and finish the game; every protocol must equal the uninterrupted
 game's. `make soak` runs it; SOAK_KILLS (default 40) sets how many kills.
 
@@ -29,12 +30,12 @@ def main() -> int:
         straight = straight_journal(Path(folder) / "straight" / "game.jsonl")
         total = len([line for line in straight[1:] if '"note"' not in line])
         for number in range(kills):
-            delay = rng.uniform(0.4, 4.5)
+            at_line = rng.randrange(1, len(straight) + 1)
             try:
-                written.append(kill_and_resume(Path(folder) / f"kill-{number}", delay, straight))
+                written.append(kill_and_resume(Path(folder) / f"kill-{number}", at_line, straight))
             except AssertionError as exc:
                 failures += 1
-                print(f"kill {number} after {delay:.2f} s: FAILED: {exc}", flush=True)
+                print(f"kill {number} at journal line {at_line}: FAILED: {exc}", flush=True)
     mid = sum(1 for count in written if 0 < count < total)
     print(
         f"soak_kill9: {kills} kills of a {len(SCRIPT)}-line script game ({total} inputs), "

@@ -109,8 +109,16 @@ def entries_of(lines: list[str]) -> list[dict[str, object]]:
     ]
 
 
-def kill_and_resume(folder: Path, delay: float, straight: list[str]) -> int:
-    """Kill -9 a real `voicehost play --script` after ``delay`` seconds, resume its journal in
+def _lines_on_disk(path: Path) -> int:
+    try:
+        return path.read_bytes().count(b"\n")
+    except OSError:
+        return 0
+
+
+def kill_and_resume(folder: Path, at_line: int, straight: list[str]) -> int:
+    """Kill -9 a real `voicehost play --script` as soon as its journal has ``at_line`` lines
+    (so the kill lands mid-game, during the writes that follow), resume its journal in
     a real process, then finish the game from the straight game's remaining inputs; returns how
     many inputs the killed process had written. Asserts the protocol equals the straight one's.
     """
@@ -127,7 +135,11 @@ def kill_and_resume(folder: Path, delay: float, straight: list[str]) -> int:
     journal = folder / "journals" / "game.jsonl"
     process = voicehost("--config", str(config), "play", "--script", str(script),
                         "--journal", str(journal))  # fmt: skip
-    time.sleep(delay)
+    deadline = time.monotonic() + 120
+    while (
+        process.poll() is None and _lines_on_disk(journal) < at_line and time.monotonic() < deadline
+    ):
+        time.sleep(0.0005)
     process.send_signal(signal.SIGKILL)
     process.communicate(timeout=60)
     if not journal.exists():

@@ -13,5 +13,6 @@ from faultkit import kill_and_resume, straight_journal
 @pytest.mark.parametrize("seed", [1, 2])
 def test_kill_9_at_a_random_moment_then_resume(seed: int, tmp_path) -> None:
     straight = straight_journal(tmp_path / "straight" / "game.jsonl")
-    delay = random.Random(seed).uniform(0.8, 3.0)
-    kill_and_resume(tmp_path / "killed", delay, straight)
+    at_line = random.Random(seed).randrange(2, len(straight) - 1)
+    written = kill_and_resume(tmp_path / "killed", at_line, straight)
+    assert 0 < written < len(straight) - 1  # killed mid-game
