@@ -145,7 +145,7 @@ def run_script_file(
         from voicehost.host import protocol
 
         print()
-        print(protocol.to_table(result.protocol))
+        print(protocol.to_table(result.protocol, result.host.book))
     if result.errors:
         print(f"\n{len(result.errors)} script line(s) were rejected:", file=sys.stderr)
         for error in result.errors:

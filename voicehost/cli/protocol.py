@@ -13,6 +13,7 @@ from voicehost.errors import VoicehostError
 from voicehost.host import protocol
 from voicehost.host.journal import newest_game
 from voicehost.host.replay import replay_journal
+from voicehost.phrases import PhraseBook
 
 
 def register(subparsers: Any) -> None:
@@ -33,11 +34,13 @@ def run(args: argparse.Namespace) -> int:
     path = Path(args.journal) if args.journal else newest_game(folder)
     if path is None:
         raise VoicehostError(f"no game has been played yet: {folder} holds no journal")
-    data = protocol.build(replay_journal(settings, path).state)
-    print(protocol.to_json(data) if args.json else protocol.to_table(data))
+    replayed = replay_journal(settings, path)
+    data = protocol.build(replayed.state)
+    book = PhraseBook.load(replayed.settings.language)
+    print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
     folder = settings.path(settings.storage.protocol_dir)
     try:
-        json_path, text_path = protocol.write(data, folder, path.stem)
+        json_path, text_path = protocol.write(data, folder, path.stem, book)
     except protocol.ProtocolError as exc:
         print(f"\nvoicehost: {exc}", file=sys.stderr)
         return 1

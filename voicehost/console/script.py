@@ -107,7 +107,7 @@ def run_script(
             elif isinstance(action, ShowStatus):
                 _print(out, "\n".join(status_lines(host)))
             elif isinstance(action, WriteProtocol):
-                _print(out, protocol_module.to_table(protocol_module.build(host.state)))  # type: ignore[arg-type]  # started above
+                _print(out, protocol_module.to_table(protocol_module.build(host.state), host.book))  # type: ignore[arg-type]  # started above
             elif isinstance(action, Quit):
                 break
             elif not host.handle(action):

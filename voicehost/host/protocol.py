@@ -3,19 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from voicehost.errors import VoicehostError
 from voicehost.game.state import GameState
 from voicehost.host import storage
-
-ROLE_NAMES = {
-    "civilian": "civilian",
-    "mafia": "MAFIA",
-    "commissar": "commissar",
-    "doctor": "doctor",
-}
+from voicehost.phrases import PhraseBook
 
 
 def build(state: GameState) -> dict[str, Any]:
@@ -52,83 +47,101 @@ def _seats(values: Any) -> str:
     return ", ".join(str(v) for v in values) if values else "—"
 
 
-def to_table(protocol: dict[str, Any]) -> str:
-    """A readable protocol for a club's records."""
-    lines = [f"Protocol: {protocol['players']} players, {protocol['mafia_count']} mafia"]
-    lines.append("")
-    lines.append("Seat  Role        Fouls  Result")
+def to_table(protocol: dict[str, Any], book: PhraseBook) -> str:
+    """A readable protocol for a club's records, in the game's language."""
+
+    def say(key: str, **params: Any) -> str:
+        return book.screen(f"protocol_{key}", params)
+
+    lines = [say("title", players=protocol["players"], mafia=protocol["mafia_count"]), ""]
+    lines.append(say("columns"))
     for seat in protocol["seats"]:
-        role = ROLE_NAMES.get(seat["role"] or "", "?")
-        result = "at the table" if seat["at_table"] else f"left ({seat['left']})"
-        lines.append(f"{seat['seat']:>4}  {role:<10}  {seat['fouls']:>5}  {result}")
+        role = book.word(seat["role"]) if seat["role"] else "?"
+        if seat["role"] == "mafia":
+            role = role.upper()  # the black cards stand out on paper
+        how = seat["left"]
+        result = say("at_table") if seat["at_table"] else say(f"left_{how}")
+        lines.append(f"{seat['seat']:>4}  {role:<14}  {seat['fouls']:>5}  {result}")
     nights = {night["night"]: night for night in protocol["nights"]}
     days = {day["day"]: day for day in protocol["days"]}
     for number in range(0, max([*nights, *days, 0]) + 1):
         if number in days:
-            lines.extend(_day_lines(days[number]))
+            lines.extend(_day_lines(days[number], say))
         if number in nights:  # night N follows day N (night 0 comes first)
-            lines.extend(_night_lines(nights[number]))
+            lines.extend(_night_lines(nights[number], say))
     if protocol["fouls"]:
-        lines.append("")
-        lines.append("Fouls")
+        lines.extend(["", say("fouls")])
         for foul in protocol["fouls"]:
             when = (
-                f"night {foul['night']}"
+                say("when_night", night=foul["night"])
                 if foul["phase"].startswith("night")
-                else f"day {foul['day']}"
+                else say("when_day", day=foul["day"])
             )
-            extra = ", disqualified" if foul["disqualified"] else ""
-            lines.append(f"  seat {foul['seat']}: foul {foul['count']} ({when}){extra}")
+            extra = say("disqualified_mark") if foul["disqualified"] else ""
+            lines.append(
+                "  " + say("foul", seat=foul["seat"], count=foul["count"], when=when) + extra
+            )
     lines.append("")
     winner = protocol["winner"]
     lines.append(
-        f"Winner: {'red (town)' if winner == 'red' else 'black (mafia)' if winner else '—'}"
+        say("winner_red")
+        if winner == "red"
+        else say("winner_black")
+        if winner
+        else say("winner_none")
     )
     return "\n".join(lines)
 
 
-def _night_lines(night: dict[str, Any]) -> list[str]:
-    lines = ["", f"Night {night['night']}"]
+Say = Callable[..., str]
+
+
+def _night_lines(night: dict[str, Any], say: Say) -> list[str]:
+    lines = ["", say("night", night=night["night"])]
     if night["night"] == 0:
-        lines.append("  roles registered")
+        lines.append("  " + say("roles_registered"))
     else:
         shot = night.get("shot")
-        lines.append(f"  shot: {shot if shot is not None else 'miss'}")
+        lines.append("  " + say("shot", seat=shot if shot is not None else say("miss")))
         check = night.get("check")
         if check is not None:
-            verdict = "mafia" if night.get("check_found_mafia") else "not mafia"
-            lines.append(f"  check: {check} ({verdict})")
+            verdict = say("mafia" if night.get("check_found_mafia") else "not_mafia")
+            lines.append("  " + say("check", seat=check, verdict=verdict))
         else:
-            lines.append("  check: —")
-        lines.append(f"  heal: {night.get('heal') if night.get('heal') is not None else '—'}")
+            lines.append("  " + say("check_none"))
+        heal = night.get("heal")
+        lines.append("  " + say("heal", seat=heal if heal is not None else "—"))
         if night.get("saved"):
-            lines.append("  the Doctor saved the target")
+            lines.append("  " + say("saved"))
         if night.get("killed") is not None:
-            lines.append(f"  killed: {night['killed']}")
+            lines.append("  " + say("killed", seat=night["killed"]))
     if night.get("disqualified"):
-        lines.append(f"  disqualified: {_seats(night['disqualified'])}")
+        lines.append("  " + say("disqualified", seats=_seats(night["disqualified"])))
     return lines
 
 
-def _day_lines(day: dict[str, Any]) -> list[str]:
-    lines = ["", f"Day {day['day']}"]
+def _day_lines(day: dict[str, Any], say: Say) -> list[str]:
+    lines = ["", say("day", day=day["day"])]
     for nominator, nominees in sorted(day["nominations"].items(), key=lambda i: int(i[0])):
-        lines.append(f"  {nominator} nominates {_seats(nominees)}")
-    lines.append(f"  candidates: {_seats(day['candidates'])}")
+        lines.append("  " + say("nominates", seat=nominator, seats=_seats(nominees)))
+    lines.append("  " + say("candidates", seats=_seats(day["candidates"])))
     for vote in day["votes"]:
         counts = ", ".join(f"{seat}: {count}" for seat, count in vote["counts"].items())
-        label = "vote" if vote["round"] == 1 else "revote"
+        label = say("vote") if vote["round"] == 1 else say("revote")
         lines.append(f"  {label}: {counts}")
     third = day.get("third_vote")
     if third:
         if third.get("four_players"):
-            lines.append("  third vote skipped (4 players): all stay")
+            lines.append("  " + say("third_vote_skipped"))
         else:
+            outcome = say("all_leave" if third["outcome"] == "all_leave" else "all_stay")
             lines.append(
-                f"  third vote: {third['votes_for']} of {third['voters']} for 'all leave' -> "
-                f"{third['outcome'].replace('_', ' ')}"
+                "  "
+                + say(
+                    "third_vote", votes=third["votes_for"], voters=third["voters"], outcome=outcome
+                )
             )
-    lines.append(f"  left by vote: {_seats(day['left'])}")
+    lines.append("  " + say("left_by_vote", seats=_seats(day["left"])))
     return lines
 
 
@@ -136,14 +149,16 @@ class ProtocolError(VoicehostError):
     """The protocol cannot be written; the text says where and why."""
 
 
-def write(protocol: dict[str, Any], directory: Path, stem: str) -> tuple[Path, Path]:
+def write(
+    protocol: dict[str, Any], directory: Path, stem: str, book: PhraseBook
+) -> tuple[Path, Path]:
     """Write ``stem.json`` and ``stem.txt`` (owner-only, in an owner-only folder: they hold the
     roles). A folder that is read-only, missing or full raises ProtocolError saying so."""
     json_path = directory / f"{stem}.json"
     text_path = directory / f"{stem}.txt"
     try:
         storage.private_folder(directory)
-        for path, text in ((json_path, to_json(protocol)), (text_path, to_table(protocol))):
+        for path, text in ((json_path, to_json(protocol)), (text_path, to_table(protocol, book))):
             storage.write_private(path, (text + "\n").encode("utf-8"))
     except OSError as exc:
         raise ProtocolError(
