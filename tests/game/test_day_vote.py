@@ -17,6 +17,7 @@ from gamekit import (
 from voicehost.game.effects import PromptKind
 from voicehost.game.inputs import EnterSeats, VoteCount
 from voicehost.game.model import Phase, TimerKind
+from voicehost.phrases import PhraseBook
 
 
 def record_counts(table: Table) -> list[dict[int, int]]:
@@ -290,3 +291,13 @@ def test_last_words_after_a_vote_can_be_switched_off() -> None:
     table = at_vote(3, 6, settings=make_settings(rules={"last_words_after_vote": False}))
     effects = table.votes(7)
     assert keys(effects)[-3:] == ["day.leaves", "night.start", "night.mafia_wakes"]
+
+
+def test_more_votes_than_people_at_the_table_is_said_to_be_about_the_table() -> None:
+    table = at_vote(5, 9)
+    refusal = table.reject(VoteCount(11))  # 10 players: a typo for 1
+    assert refusal.code == "votes_exceed_table"
+    assert PhraseBook.load("ru").error(refusal.code, refusal.params) == (
+        "За столом 10 игроков, а введено 11: столько рук не поднять, проверьте число."
+    )
+    assert table.reject(VoteCount(10)).code == "self_vote"  # all ten: the candidate too

@@ -750,6 +750,8 @@ class Engine:
         counted = sum(state.vote_counts.values())
         if count < 0:
             raise RuleViolation("negative_count")
+        if count > voters:  # more hands than people at the table: a typo, not a self-vote
+            raise RuleViolation("votes_exceed_table", count=count, voters=voters)
         if count > voters - 1:
             raise RuleViolation("self_vote", seat=candidate, limit=voters - 1)
         if counted + count > voters:
