@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
@@ -123,3 +129,29 @@ def test_late_blocks_do_not_end_a_speech_or_stop_the_listener(korean_folder, tmp
     assert inner.failure is None
     assert ended == [], "silence delivered late ended the speech"
     loading.close()
+
+
+@pytest.mark.slow
+def test_a_slow_cpu_overflows_the_microphone_without_harm(tmp_path, korean_folder):
+    (tmp_path / "mic_in.raw").write_bytes(bytes(16000 * 2 * 30))  # half a minute of silence
+    conf = tmp_path / "asound.conf"
+    conf.write_text(
+        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
+        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
+        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
+        encoding="utf-8",
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
+    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    child = Path(__file__).with_name("slow_microphone_child.py")
+    command = [sys.executable, str(child), str(korean_folder), "3"]
+
+    done = subprocess.run(command, env=environment, capture_output=True, text=True, timeout=180)
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    outcome = json.loads(done.stdout.strip().splitlines()[-1])
+    assert outcome["overflows"] > 0, "the microphone was not made to overflow"
+    assert outcome["blocks"] > 10, "the listener stopped taking audio"
+    assert outcome["failure"] is None and outcome["restarts"] == 0
+    assert outcome["alive"], "the listener's thread died"
+    assert outcome["ended"] == [], "dropped audio ended the speech"
