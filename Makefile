@@ -16,7 +16,7 @@ APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
 VENV_FLAGS := --system-site-packages
 endif
 
-.PHONY: run test system venv dev lint typecheck pytest phrases bench clean
+.PHONY: run test system venv dev lint typecheck pytest phrases bench pi-check clean
 
 run: venv phrases
 	$(BIN)/voicehost --config $(CONFIG) play
@@ -63,6 +63,12 @@ pytest: dev
 
 bench: dev
 	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+
+# Emulated Raspberry Pi (Debian bookworm under qemu-user-static): `make run` to the host's start,
+# then `make test`, in a fresh clone of HEAD. About an hour; not part of `make test`. Needs root.
+ARCH ?= arm64
+pi-check:
+	$(SUDO) scripts/pi-check.sh $(ARCH)
 
 clean:
 	rm -rf $(VENV) .stamp-* build *.egg-info
