@@ -20,7 +20,7 @@ APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
 VENV_FLAGS := --system-site-packages
 endif
 
-.PHONY: run test system venv dev lint typecheck pytest phrases launcher bench soak fuzz clean
+.PHONY: run test system venv dev lint typecheck pytest phrases launcher bench soak fuzz pi-check clean
 
 run: venv phrases launcher
 	$(BIN)/voicehost --config $(CONFIG) play
@@ -91,6 +91,12 @@ soak: dev
 FUZZ_EXAMPLES ?= 10000
 fuzz: dev
 	VOICEHOST_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/host/test_file_fuzz.py -k never
+
+# Emulated Raspberry Pi (Debian bookworm under qemu-user-static): `make run` to the host's start,
+# then `make test`, in a fresh clone of HEAD. About an hour; not part of `make test`. Needs root.
+ARCH ?= arm64
+pi-check:
+	$(SUDO) scripts/pi-check.sh $(ARCH)
 
 clean:
 	rm -rf $(VENV) .stamp-* build *.egg-info

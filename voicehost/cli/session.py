@@ -20,6 +20,7 @@ from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
+from voicehost.voice_in.loading import ListenerReady, ListenerStatus
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +110,14 @@ def play(
         sound = wiring.make_sound(settings, clock, book, **_audio_kwargs(audio_out))
         speaker, cues = sound.speaker, sound.cues
         extras = wiring.make_night_sound(settings, sound.background)
-    listener = wiring.make_listener(settings, clock)
+
+    def listening(ready: ListenerReady) -> None:  # on the loader's thread: via the log
+        if ready.status is ListenerStatus.READY:
+            log.info("%s", book.screen("listening_ready", {"seconds": round(ready.seconds, 1)}))
+        else:
+            log.warning("%s", book.screen("listening_failed", {"reason": ready.reason}))
+
+    listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)
     private = wiring.make_private_channel(settings, screen, book)
     host = Host(

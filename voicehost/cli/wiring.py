@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from voicehost.config import Settings
     from voicehost.phrases import PhraseBook
     from voicehost.ports import (
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
         Screen,
         Speaker,
     )
+    from voicehost.voice_in.loading import ListenerReady
 
 log = logging.getLogger(__name__)
 
@@ -131,16 +134,22 @@ def make_recording(
     return {"speaker": output, "cues": output, "clock": clock, "book": book}
 
 
-def make_listener(settings: Settings, clock: Clock) -> Listener | None:
+def make_listener(
+    settings: Settings,
+    clock: Clock,
+    on_ready: Callable[[ListenerReady], None] | None = None,
+) -> Listener | None:
     """The stop-word Listener (voice in), or None when disabled or no model is installed.
 
-    With no model, no vosk package or no microphone, one log line says so (and how to install
-    a model) and the game goes on with speeches ended from the keyboard or the keypad. A model
-    that does not know the stop words is an error (VocabularyError): it is the wrong model.
+    The model loads in the background once the Listener is started, so the first announcement
+    never waits for it; ``on_ready`` hears when listening is ready (or why it never will be).
+    With no model, one log line says so (and how to install a model); with no vosk package, no
+    microphone or a model that does not know the stop words (the wrong model) one line says so
+    when loading fails. Either way the game goes on with speeches ended from the keyboard or the
+    keypad.
     """
     if not settings.listener.enabled:
         return None
-    from voicehost.errors import DeviceError, MissingDependency
     from voicehost.voice_in.models import find_model, install_hint
 
     folder = find_model(settings)
@@ -154,18 +163,11 @@ def make_listener(settings: Settings, clock: Clock) -> Listener | None:
         )
         return None
     from voicehost.phrases import PhraseBook
+    from voicehost.voice_in.loading import LoadingListener
     from voicehost.voice_in.vosk_listener import build_listener
 
     stop_words = PhraseBook.load(settings.language).stop_words
-    try:
-        listener = build_listener(settings, clock, folder, stop_words)
-        opener = getattr(listener.source, "open", None)
-        if callable(opener):
-            opener()
-    except (MissingDependency, DeviceError) as exc:
-        log.warning("%s: speeches end from the keyboard or keypad", exc)
-        return None
-    return listener
+    return LoadingListener(lambda: build_listener(settings, clock, folder, stop_words), on_ready)
 
 
 def make_keypad(settings: Settings) -> Keypad | None:

@@ -27,6 +27,7 @@ from typing import Protocol
 from voicehost.clips import AudioFileError, Clip, read_wav, trim_silence, write_wav
 from voicehost.errors import VoicehostError
 from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice
+from voicehost.voice_out.wavcheck import check_wav
 
 log = logging.getLogger(__name__)
 
@@ -106,19 +107,34 @@ class AudioCache:
         return self.folder / f"{cache_key(text, self.choice, self.engine_version)}.wav"
 
     def has(self, text: str) -> bool:
-        """True when ``text`` is cached."""
-        return self.path_for(text).exists()
+        """True when ``text`` is cached in a whole file (a broken one counts as missing)."""
+        return self._problem(text) is None
 
     def load(self, text: str) -> Clip | None:
-        """The cached audio of ``text``, or None when it is not there (or unreadable)."""
+        """The cached audio of ``text``, or None when it is not there (or broken)."""
         path = self.path_for(text)
-        if not path.exists():
+        if self._problem(text) is not None:
             return None
         try:
             return read_wav(path)
         except AudioFileError as exc:
             log.warning("%s; rendering it again", exc)
             return None
+
+    def _problem(self, text: str) -> str | None:
+        """Why the cache has no usable file for ``text`` (None when it has one)."""
+        path = self.path_for(text)
+        if not path.exists():
+            return "missing"
+        problem = check_wav(path, text, self.choice.rate)
+        if problem is not None:
+            log.warning(
+                "the cached audio of «%s» (%s) is broken: %s; rendering it again",
+                text,
+                path,
+                problem,
+            )
+        return problem
 
     def render(self, text: str) -> Clip:
         """Synthesise ``text`` now and keep it; returns the stored clip."""

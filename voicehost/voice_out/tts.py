@@ -5,16 +5,27 @@ by letter. So the synthesizer checks, after every change, that the voice really 
 asked for, and stops with an install hint when it is missing.
 
 pyttsx3's ``say()`` shells out to ``aplay`` and blocks; a game never uses it. ``render`` calls
-``save_to_file`` + ``runAndWait`` (about 10 ms a phrase) and reads the WAV back. espeak-ng is
-one engine per process, so every call holds one module lock.
+``save_to_file`` + ``runAndWait`` and reads the WAV back. espeak-ng is one engine per process,
+so every call holds one module lock.
+
+pyttsx3's espeak driver returns from ``runAndWait()`` as soon as espeak-ng has *started*: the
+WAV is written later, from espeak-ng's own thread, when the utterance ends (about 10 ms on a
+PC, 100 ms and more on a Raspberry Pi or under emulation). So ``render`` waits for the driver's
+``finished-utterance`` notice, which comes after the file is closed, renders every phrase to a
+file of its own (a late file can never pass for the next phrase's audio), and checks the file
+is whole and as long as its text before anyone uses it.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import io
+import itertools
+import logging
 import tempfile
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +34,10 @@ import numpy as np
 
 from voicehost.clips import Clip, read_wav
 from voicehost.config import Settings, VoiceSettings
-from voicehost.errors import MissingDependency
+from voicehost.errors import MissingDependency, VoicehostError
+from voicehost.voice_out.wavcheck import check_wav
+
+log = logging.getLogger(__name__)
 
 AUTO_VOICES = {"ru": "zle/ru", "en": "gmw/en"}
 """The espeak-ng voice ``voice: auto`` picks for each phrase-book language."""
@@ -35,7 +49,19 @@ INSTALL_HINT = (
 ESPEAK_RATE = 22050
 """Sample rate of espeak-ng's output (hertz)."""
 
+SYNTHESIS_ATTEMPTS = 3
+"""Tries per phrase when espeak-ng reports it was cancelled before the end (then it is said
+again; a phrase that never completes stops the build with a message)."""
+
+SYNTHESIS_TIMEOUT_SECONDS = 30.0
+"""How long one phrase may take to synthesise, plus a second per character (espeak-ng takes
+about 10 ms a phrase on a PC and ten times that under emulation: only a hung engine is slower)."""
+
 _ENGINE_LOCK = threading.Lock()
+
+
+class SynthesisError(VoicehostError):
+    """espeak-ng did not produce whole audio for a text; the message names it and what to do."""
 
 
 @dataclass(frozen=True)
@@ -52,6 +78,30 @@ class VoiceChoice:
 
 _APPLIED: dict[str, VoiceChoice] = {}
 """The choice last given to the process's one espeak-ng engine (guarded by the lock)."""
+
+_ENGINE: list[Any] = []
+"""The process's one pyttsx3 engine, kept alive: pyttsx3 forgets an engine nobody holds, and
+its next driver starts in the default voice behind ``_APPLIED``'s back."""
+
+
+class _Utterance:
+    """The end of the utterance in progress, as pyttsx3 reports it from espeak-ng's thread."""
+
+    def __init__(self) -> None:
+        self.finished = threading.Event()
+        self.completed = False
+
+    def start(self) -> None:
+        self.finished.clear()
+        self.completed = False
+
+    def on_finished(self, name: object = None, completed: bool = True) -> None:
+        """pyttsx3's ``finished-utterance`` notice (sent after the WAV file is closed)."""
+        self.completed = bool(completed)
+        self.finished.set()
+
+
+_UTTERANCE = _Utterance()
 
 
 def resolve_voice(voice: str, language: str) -> str:
@@ -80,6 +130,7 @@ class EspeakSynthesizer:
         self.choice = choice
         self._engine = _start_engine()
         self._folder = tempfile.TemporaryDirectory(prefix="voicehost-tts-")
+        self._numbers = itertools.count()
         known = _voice_ids(self._engine)
         if choice.voice not in known:
             raise _missing_voice(choice.voice)
@@ -91,25 +142,67 @@ class EspeakSynthesizer:
         return engine_version()
 
     def render(self, text: str) -> Clip:
-        """The spoken ``text`` as a clip (espeak-ng's rate, with its own silence at the ends)."""
-        path = Path(self._folder.name) / "render.wav"
+        """The spoken ``text`` as a clip (espeak-ng's rate, with its own silence at the ends).
+
+        Raises SynthesisError when espeak-ng does not finish, or finishes with a broken file.
+        """
         if not text.strip():
             return Clip(np.zeros(0, dtype=np.float32), ESPEAK_RATE)
         with _ENGINE_LOCK:
+            path = Path(self._folder.name) / f"render-{next(self._numbers)}.wav"
             engine = self._engine
             if _APPLIED.get("choice") != self.choice:  # a voice change costs 1.5 ms: only then
                 engine.setProperty("voice", self.choice.voice)
                 engine.setProperty("rate", self.choice.rate)
                 engine.setProperty("volume", self.choice.volume)
                 _APPLIED["choice"] = self.choice
-            engine.save_to_file(text, str(path))
-            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to"
-                engine.runAndWait()
+                # espeak-ng queues rate and volume; pyttsx3's runAndWait() cancels whatever is
+                # still queued when it starts ("stop"), so the new rate must be taken first
+                _wait_until_idle()
+            for attempt in range(SYNTHESIS_ATTEMPTS):
+                _UTTERANCE.start()
+                engine.save_to_file(text, str(path))
+                # pyttsx3 prints "Audio saved to", from espeak-ng's thread, after runAndWait
+                with contextlib.redirect_stdout(io.StringIO()):
+                    engine.runAndWait()
+                    self._wait_until_written(text)
+                if _UTTERANCE.completed:
+                    break
+                log.info("espeak-ng was cancelled in «%s» (attempt %d)", text, attempt + 1)
+            else:
+                raise SynthesisError(
+                    f"espeak-ng stopped before the end of «{text}» {SYNTHESIS_ATTEMPTS} times; "
+                    "run `voicehost phrases build` again"
+                )
             actual = str(engine.getProperty("voice"))
             if actual != self.choice.voice:
                 raise _missing_voice(self.choice.voice, actual)
-            clip = read_wav(path)
+            try:
+                clip = self._checked_clip(text, path)
+            finally:
+                path.unlink(missing_ok=True)
         return clip
+
+    def _wait_until_written(self, text: str) -> None:
+        finished = _UTTERANCE.finished.wait(SYNTHESIS_TIMEOUT_SECONDS + len(text))
+        if not finished:
+            raise SynthesisError(
+                f"espeak-ng did not finish speaking «{text}» within "
+                f"{SYNTHESIS_TIMEOUT_SECONDS + len(text):.0f} s; check `espeak-ng -v "
+                f"{self.choice.voice} '{text}'` works, then run `voicehost phrases build` again"
+            )
+        # espeak-ng still counts as playing for a moment after its last notice, and pyttsx3's
+        # next runAndWait() would then cancel the *next* phrase: wait until it is really idle.
+        _wait_until_idle()
+
+    def _checked_clip(self, text: str, path: Path) -> Clip:
+        problem = check_wav(path, text, self.choice.rate)
+        if problem is not None:
+            raise SynthesisError(
+                f"espeak-ng's audio of «{text}» is broken: {problem}; check `espeak-ng -v "
+                f"{self.choice.voice} '{text}'` speaks it, then run `voicehost phrases build` again"
+            )
+        return read_wav(path)
 
     def close(self) -> None:
         """Remove the scratch folder."""
@@ -140,7 +233,13 @@ def _start_engine() -> Any:
         raise MissingDependency(f"the pyttsx3 package is missing; {INSTALL_HINT}") from exc
     try:
         with _ENGINE_LOCK:
-            engine = pyttsx3.init("espeak")
+            if not _ENGINE:
+                engine = pyttsx3.init("espeak")
+                engine.connect("finished-utterance", _UTTERANCE.on_finished)
+                _ENGINE.append(engine)
+                # let it go while modules still exist (pyttsx3's __del__ fails at shutdown)
+                atexit.register(_ENGINE.clear)
+            engine = _ENGINE[0]
     except Exception as exc:  # noqa: BLE001 - pyttsx3 raises OSError/RuntimeError/... when espeak is absent
         raise MissingDependency(
             f"the speech engine espeak-ng cannot start ({exc}); {INSTALL_HINT}"
@@ -167,6 +266,22 @@ def _allow_phonemes() -> None:
 
     with_phonemes.voicehost_phonemes = True  # type: ignore[attr-defined]
     _espeak.Synth = with_phonemes
+
+
+def _wait_until_idle() -> None:
+    deadline = time.monotonic() + SYNTHESIS_TIMEOUT_SECONDS
+    while _is_playing() and time.monotonic() < deadline:
+        time.sleep(0.002)
+
+
+def _is_playing() -> bool:
+    """True while espeak-ng's synthesis thread is still busy with an utterance."""
+    try:
+        from pyttsx3.drivers import _espeak
+
+        return bool(_espeak.IsPlaying())
+    except Exception:  # noqa: BLE001 - an older pyttsx3 without it: the notice must do
+        return False
 
 
 def _voice_ids(engine: Any) -> set[str]:

