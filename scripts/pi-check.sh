@@ -147,6 +147,8 @@ step_root() {
         echo "deb $MIRROR bookworm main" > "$ROOT/etc/apt/sources.list"
     fi
     printf '#!/bin/sh\nexit 101\n' > "$ROOT/usr/sbin/policy-rc.d"   # no daemons in a chroot
+    # the chroot shares this machine's host name: sudo wants to resolve it
+    grep -qw "$(hostname)" "$ROOT/etc/hosts" 2>/dev/null || echo "127.0.1.1 $(hostname)" >> "$ROOT/etc/hosts"
     chmod 755 "$ROOT/usr/sbin/policy-rc.d"
     write_pip_config
     mount_root
@@ -182,7 +184,7 @@ step_run() {   # make run, stdin at EOF, until the first announcement; then stop
     pid=$!
     while kill -0 "$pid" 2>/dev/null; do
         if grep -q "$STARTED_TEXT" "$log"; then
-            say "the host started: «$(grep -m1 "$STARTED_TEXT" "$log" | sed 's/^[^А-Яа-я]*//')»"
+            say "the host started: «$(grep -m1 -o "$STARTED_TEXT.*" "$log")»"
             stop_group "$pid"
             return 0
         fi
