@@ -25,6 +25,7 @@ from voicehost.host.replay import replay
 from voicehost.keypad.controller import KeypadController
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key
+from voicehost.testing.clocked import wait_timer
 from voicehost.testing.fakes import RecordingCues
 
 EXAMPLES = int(os.environ.get("VOICEHOST_FUZZ_EXAMPLES", "60"))
@@ -105,7 +106,7 @@ def replayed_protocol(host: Host) -> dict[str, object]:
 
 def let_time_pass(host: Host) -> None:
     if host.timer is not None and host.paused_at is None:
-        host.wait_timer()
+        wait_timer(host)
 
 
 @FUZZ

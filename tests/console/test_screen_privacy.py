@@ -18,6 +18,7 @@ from voicehost.console.terminal import LineHandler, LogScreen, PlainUI, screen_r
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
+from voicehost.testing.clocked import wait_timer
 
 NIGHT0_A = ["2 5 9", "wait", "4", "wait", "7", "wait"]
 # Another table: other seats, a Commissar who first types a mafia seat (refused: «already the
@@ -47,7 +48,7 @@ def screens(language: str, lines: list[str]) -> list[tuple[bool, list[str]]]:
     shown: list[tuple[bool, list[str]]] = []
     for line in lines:
         if line == "wait":
-            host.wait_timer()
+            wait_timer(host)
         else:
             handler.line(line)
         host.process_pending()
@@ -106,7 +107,7 @@ def plain_output(lines: list[str]) -> str:
     host.start()
     for line in lines:
         if line == "wait":
-            host.wait_timer()
+            wait_timer(host)
         else:
             ui.lines.line(line)
         host.process_pending()

@@ -17,6 +17,7 @@ from voicehost.game.model import Cue, Phase, Role, TimerKind
 from voicehost.host.commands import Submit, TogglePause, Undo, VoiceStop
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
+from voicehost.testing.clocked import wait_timer
 from voicehost.testing.fakes import RecordingListener, TimedSpeaker
 
 BOOK = PhraseBook.load("ru")
@@ -43,7 +44,7 @@ def make_host(tmp_path: Path | None = None, settings: str = "", **kwargs):
 def register_roles(host: Host) -> None:
     for seats in ((2, 5, 9), (4,), (7,)):
         assert host.submit(EnterSeats(seats))
-        host.wait_timer()
+        wait_timer(host)
 
 
 def test_speech_timer_starts_when_its_announcement_has_finished():
@@ -150,10 +151,10 @@ def test_undo_takes_back_a_nomination_and_the_journal_replays_it(tmp_path):
 def test_commissar_check_cannot_be_undone():
     host = at_vote_on_1_and_5()
     host.handle(Submit(VoteCount(1)))
-    host.wait_timer()  # the pause for a correction runs out: 5 leaves
-    host.wait_timer()  # last words of 5
+    wait_timer(host)  # the pause for a correction runs out: 5 leaves
+    wait_timer(host)  # last words of 5
     host.submit(EnterSeats((3,)))
-    host.wait_timer()
+    wait_timer(host)
     assert host.state.phase is Phase.NIGHT_COMMISSAR
     host.submit(EnterSeats((9,)))
     assert host.handle(Undo()) is False
@@ -191,7 +192,7 @@ def test_a_whole_last_record_without_its_newline_is_kept_on_resume(tmp_path):
     resumed.resume()
     mafia = [seat for seat, p in resumed.state.players.items() if p.role is Role.MAFIA]
     assert mafia == [2, 5, 9]
-    resumed.wait_timer()
+    wait_timer(resumed)
     assert resumed.submit(EnterSeats((4,)))
     resumed.close()
     again, *_ = make_host(tmp_path)
@@ -209,8 +210,8 @@ def at_vote_on_1_and_5(settings: str = "") -> Host:
     for speaker in range(1, 11):
         host.submit(EnterSeats((5,) if speaker != 5 else (1,)))
         host.submit(EndSpeech())
-    host.wait_timer()  # defence of 1
-    host.wait_timer()  # defence of 5
+    wait_timer(host)  # defence of 1
+    wait_timer(host)  # defence of 5
     assert host.state.phase is Phase.VOTE
     return host
 
@@ -229,7 +230,7 @@ def test_a_vote_that_revealed_a_role_cannot_be_undone(settings: str, confirm: bo
     if confirm:
         assert host.handle(Submit(EndSpeech()))
     elif host.state.players[5].alive:
-        host.wait_timer()
+        wait_timer(host)
     assert host.transcript[-2] == "Игрок номер пять покидает стол. Роль игрока: мафия."
     assert host.handle(Undo()) is False
     assert host.rejections[-1] == BOOK.error("nothing_to_undo")
@@ -247,7 +248,7 @@ def test_a_miscount_is_undone_during_the_pause_before_anyone_leaves():
     # The table hears the question again, so the masks go up again.
     assert host.transcript[-1] == "Кто за то, чтобы игрок номер один покинул стол? Раз… два… три!"
     host.handle(Submit(VoteCount(1)))
-    host.wait_timer()
+    wait_timer(host)
     assert not host.state.players[5].alive and host.state.players[1].alive
 
 

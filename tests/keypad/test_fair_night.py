@@ -42,6 +42,7 @@ from voicehost.keypad.controller import KeypadController
 from voicehost.keypad.led import LedPrivateChannel
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Segment, Utterance
+from voicehost.testing.clocked import wait_timer
 from voicehost.voice_out.masking import masking_sound
 from voicehost.voice_out.speech import SpeechLibrary
 from voicehost.voice_out.voicepack import VoicePack
@@ -366,7 +367,7 @@ def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) ->
                 advance_to(host, clock, first_key + number * KEY_GAP)
                 controller.on_key(KEYS.get(char) or Key(char))
                 host.process_pending()
-        host.wait_timer()
+        wait_timer(host)
     morning = timeline.first("Город просыпается!", after=night_start)
     private.wait_idle()
     private.close()
@@ -491,10 +492,10 @@ def test_resume_after_a_power_cut_in_the_middle_of_the_night(
     for key in (Key.D9, Key.ENTER):
         controller.on_key(key)
         host.process_pending()
-    host.wait_timer()
+    wait_timer(host)
     controller.on_key(Key.D4)
     controller.on_key(Key.ENTER)
     host.process_pending()
-    host.wait_timer()
+    wait_timer(host)
     assert "Этой ночью мафия убила игрока номер три." in host.transcript
     assert "Комиссар нашёл мафию." in host.transcript

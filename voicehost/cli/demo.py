@@ -121,19 +121,18 @@ def run_paced(
     ``speaker`` is the Speaker and the CuePlayer; ``after_line(host)`` is called after each
     line. Returns the ``ScriptResult`` of the whole script (errors keep their line numbers).
     """
-    from voicehost.console.script import ScriptResult, run_script
-    from voicehost.host import protocol
+    from voicehost.console.script import run_script
 
-    host = run_script([], settings, speaker=speaker, cues=speaker, clock=clock, book=book).host
-    errors: list[str] = []
-    for number, line in enumerate(lines, start=1):
-        clock.set(speaker.busy_until())
-        part = run_script([line], settings, clock=clock, host=host)
-        errors.extend(error.replace("line 1:", f"line {number}:", 1) for error in part.errors)
-        if after_line is not None:
-            after_line(host)
-    assert host.state is not None
-    return ScriptResult(list(host.transcript), protocol.build(host.state), host, errors)
+    return run_script(
+        lines,
+        settings,
+        speaker=speaker,
+        cues=speaker,
+        clock=clock,
+        book=book,
+        before_line=lambda host: clock.set(speaker.busy_until()),
+        after_line=after_line,
+    )
 
 
 def with_pack(settings: config.Settings, pack: Path | None) -> config.Settings:

@@ -1,12 +1,16 @@
 """Scripted games: the keyboard language, one command per line, on a fake clock.
 
-A whole game runs in well under a second and prints the announcement transcript.
+A script is one more source of commands for ``Host.run``, the loop every game runs on: each line
+is handed to the loop as a ``Deliver`` and read on the loop's thread, against the question the
+game is asking at that moment. The loop runs in lockstep (it never waits for a real clock): time
+passes only when a line says ``wait``. A whole game runs in well under a second and prints the
+announcement transcript.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -25,7 +29,7 @@ from voicehost.console.text import ScreenPrivateChannel, SilentCues, StreamScree
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Quit
+from voicehost.host.commands import Command, Deliver
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.ports import CuePlayer, Listener, PrivateChannel, Speaker
@@ -41,6 +45,97 @@ class ScriptResult:
     errors: list[str] = field(default_factory=list)
 
 
+def wait_timer(host: Host, clock: FakeClock) -> None:
+    """Jump ``clock`` to the running timer's end, firing its warning on the way."""
+    timer = host.timer
+    if timer is None:
+        raise VoicehostError(host.book.screen("nothing_to_wait_for"))
+    while host.timer is timer:
+        deadline = host.next_deadline()
+        if deadline is None:
+            raise VoicehostError(host.book.screen("wait_paused"))
+        clock.set(deadline)
+        host.process_due()
+
+
+class ScriptFeed:
+    """Feeds a script's lines to ``Host.run`` one at a time, and notes the rejected ones."""
+
+    def __init__(
+        self,
+        host: Host,
+        clock: FakeClock,
+        lines: Iterable[str],
+        out: TextIO | None,
+        before_line: Callable[[Host], None] | None = None,
+        after_line: Callable[[Host], None] | None = None,
+    ) -> None:
+        self.host = host
+        self.clock = clock
+        self.out = out
+        self.errors: list[str] = []
+        self._lines: Iterator[tuple[int, str]] = enumerate(lines, start=1)
+        self._before = before_line
+        self._after = after_line
+
+    def __call__(self) -> Command | None:
+        """The next command for the loop; None when the script is over."""
+        for number, line in self._lines:
+            return Deliver(lambda number=number, line=line: self._line(number, line))  # type: ignore[misc]
+        return None
+
+    def report(self, number: int, message: str) -> None:
+        self.errors.append(f"line {number}: {message}")
+        if self.out is not None:
+            text = self.host.book.screen("script_line", {"line": number, "text": message})
+            print(text, file=self.out)
+
+    def _line(self, number: int, line: str) -> None:
+        if self._before is not None:
+            self._before(self.host)
+        self._carry_out(number, line)
+        if self._after is not None:
+            self._after(self.host)
+
+    def _carry_out(self, number: int, line: str) -> None:
+        host = self.host
+        try:
+            action = parse(line, host.prompt(), host.book)
+        except CommandError as exc:
+            self.report(number, str(exc))
+            return
+        if action is None:
+            return
+        try:
+            if isinstance(action, Wait):
+                if action.seconds is None:
+                    wait_timer(host, self.clock)
+                else:
+                    self.clock.advance(action.seconds)
+            elif isinstance(action, ShowHelp):
+                _print(self.out, host.book.screen("help"))
+            elif isinstance(action, ShowStatus):
+                _print(self.out, "\n".join(status_lines(host)))
+            elif isinstance(action, WriteProtocol):
+                _print(self.out, protocol_module.to_table(_protocol(host), host.book))
+            elif not host.handle(action):
+                self.report(number, host.rejections[-1] if host.rejections else "rejected")
+        except VoicehostError as exc:
+            self.report(number, str(exc))
+
+    def after_game_over(self) -> None:
+        """Lines after the end of the game: the first command among them is reported."""
+        for number, line in self._lines:
+            try:
+                action = parse(line, self.host.prompt(), self.host.book)
+            except CommandError as exc:
+                self.report(number, str(exc))
+                continue
+            if action is not None:
+                self.report(number, self.host.book.error("game_over"))
+                return
+
+
 def run_script(
     lines: Iterable[str],
     settings: Settings,
@@ -54,9 +149,15 @@ def run_script(
     journal_path: Path | None = None,
     resume: bool = False,
     out: TextIO | None = None,
+    before_line: Callable[[Host], None] | None = None,
+    after_line: Callable[[Host], None] | None = None,
     host: Host | None = None,
 ) -> ScriptResult:
-    """Play the script's commands; rejected lines are reported with their line number."""
+    """Play the script's commands on ``Host.run``; rejected lines are reported by number.
+
+    ``before_line`` and ``after_line`` run on the loop's thread around each line (a paced demo
+    lets the last announcement end first). ``host`` carries on a game already started.
+    """
     clock = clock or FakeClock()
     book = book or PhraseBook.load(settings.language)
     screen = StreamScreen(out) if out is not None else None
@@ -76,47 +177,18 @@ def run_script(
             host.resume()
         else:
             host.start()
-    errors: list[str] = []
-
-    def report(number: int, message: str) -> None:
-        errors.append(f"line {number}: {message}")
-        if out is not None:
-            print(host.book.screen("script_line", {"line": number, "text": message}), file=out)
-
-    for number, line in enumerate(lines, start=1):
-        host.process_pending()
-        try:
-            action = parse(line, host.prompt(), host.book)
-        except CommandError as exc:
-            report(number, str(exc))
-            continue
-        if action is None:
-            continue
-        if host.over:
-            report(number, host.book.error("game_over"))
-            break
-        try:
-            if isinstance(action, Wait):
-                if action.seconds is None:
-                    host.wait_timer()
-                else:
-                    clock.advance(action.seconds)
-                    host.process_due()
-            elif isinstance(action, ShowHelp):
-                _print(out, host.book.screen("help"))
-            elif isinstance(action, ShowStatus):
-                _print(out, "\n".join(status_lines(host)))
-            elif isinstance(action, WriteProtocol):
-                _print(out, protocol_module.to_table(protocol_module.build(host.state), host.book))  # type: ignore[arg-type]  # started above
-            elif isinstance(action, Quit):
-                break
-            elif not host.handle(action):
-                report(number, host.rejections[-1] if host.rejections else "rejected")
-        except VoicehostError as exc:
-            report(number, str(exc))
-    assert host.state is not None
-    return ScriptResult(list(host.transcript), protocol_module.build(host.state), host, errors)
+    feed = ScriptFeed(host, clock, lines, out, before_line, after_line)
+    if not host.over:
+        host.run(feed=feed)
+    if host.over:
+        feed.after_game_over()
+    return ScriptResult(list(host.transcript), _protocol(host), host, feed.errors)
 
 
 def _print(out: TextIO | None, text: str) -> None:
     print(text, file=out or sys.stdout)
+
+
+def _protocol(host: Host) -> dict[str, Any]:
+    assert host.state is not None  # the game has started
+    return protocol_module.build(host.state)

@@ -8,6 +8,7 @@ only ``post()`` commands; the game state is touched by the loop's thread alone.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 from collections.abc import Callable
@@ -354,34 +355,36 @@ class Host:
             finally:
                 self._cue_at = None
 
-    def wait_timer(self) -> None:
-        """Fake clocks only: jump to the running timer's end, firing its warning on the way."""
-        timer = self.timer
-        if timer is None:
-            raise VoicehostError("no timer is running: nothing to wait for")
-        set_clock = getattr(self.clock, "set", None)
-        if set_clock is None:
-            raise VoicehostError("`wait` works only with the script clock")
-        while self.timer is timer:
-            deadline = self.next_deadline()
-            if deadline is None:
-                raise VoicehostError("the clock is paused: resume it first")
-            set_clock(deadline)
-            self.process_due()
+    def run(
+        self,
+        on_idle: Callable[[], None] | None = None,
+        *,
+        feed: Callable[[], Command | None] | None = None,
+    ) -> None:
+        """The loop every game runs on: handle commands and timer deadlines until the end.
 
-    def run(self, on_idle: Callable[[], None] | None = None) -> None:
-        """The real-time loop: wait for commands until the next deadline; stop at the end."""
+        Live, it waits for posted commands until the next deadline (less the cue's lead). With a
+        ``feed`` (a script) it runs in lockstep: it never waits, takes posted commands first and
+        then the feed's next, and returns when the feed has none left.
+        """
         while not self.over and not self.quit:
-            deadline = self.next_deadline()
-            timeout = 0.25
-            if deadline is not None:
-                lead = self._cue_lead()
-                timeout = min(timeout, max(0.0, deadline - lead - self.clock.now()))
-            try:
-                command = self.inbox.get(timeout=timeout)
-            except queue.Empty:
-                pass
+            command: Command | None = None
+            if feed is None:
+                deadline = self.next_deadline()
+                timeout = 0.25
+                if deadline is not None:
+                    lead = self._cue_lead()
+                    timeout = min(timeout, max(0.0, deadline - lead - self.clock.now()))
+                with contextlib.suppress(queue.Empty):
+                    command = self.inbox.get(timeout=timeout)
             else:
+                try:
+                    command = self.inbox.get_nowait()
+                except queue.Empty:
+                    command = feed()
+                    if command is None:
+                        return
+            if command is not None:
                 self.handle(command)
             self.process_due()
             if self._journal is not None and not self._journal.saving:
