@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
@@ -40,7 +40,7 @@ class ScriptResult:
     """What a script run produced."""
 
     transcript: list[str]
-    protocol: dict[str, Any]
+    protocol: protocol_module.ProtocolRecord
     host: Host
     errors: list[str] = field(default_factory=list)
 
@@ -189,6 +189,6 @@ def _print(out: TextIO | None, text: str) -> None:
     print(text, file=out or sys.stdout)
 
 
-def _protocol(host: Host) -> dict[str, Any]:
+def _protocol(host: Host) -> protocol_module.ProtocolRecord:
     assert host.state is not None  # the game has started
     return protocol_module.build(host.state)

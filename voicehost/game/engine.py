@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 from collections import Counter
-from typing import Any
 
 from voicehost.game.effects import (
     CancelTimer,
@@ -35,6 +34,7 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Role, Seat, Team, TimerKind
+from voicehost.game.record import DayRecord, new_record, seat_key
 from voicehost.game.rules import GameRules
 from voicehost.game.state import GameState, NightActions, Player, Timer
 
@@ -63,18 +63,11 @@ class Engine:
     def new_game(self) -> tuple[GameState, list[Effect]]:
         """A fresh table of ``settings.players`` seats: the acquaintance round (when the rules
         have it), then night 0."""
-        players = {seat: Player(seat) for seat in range(1, self.settings.players + 1)}
-        state = GameState(players=players, phase=Phase.NIGHT0_MAFIA)
-        state.record = {
-            "players": self.settings.players,
-            "mafia_count": self.settings.mafia_count,
-            "roles": {},
-            "days": [],
-            "nights": [],
-            "fouls": [],
-            "departures": [],
-            "winner": None,
+        players = {
+            Seat(number): Player(Seat(number)) for number in range(1, self.settings.players + 1)
         }
+        state = GameState(players=players, phase=Phase.NIGHT0_MAFIA)
+        state.record = new_record(self.settings.players, self.settings.mafia_count)
         out: list[Effect] = [Say("game.start", {"players": self.settings.players})]
         if self.rules.acquaintance:
             state.phase = Phase.ACQUAINTANCE
@@ -485,7 +478,7 @@ class Engine:
             for departure in state.record["departures"]:  # disqualified before roles were known
                 departure["role"] = _role_value(state.players[departure["seat"]].role)
             state.record["roles"] = {
-                str(seat): player.role.value
+                seat_key(seat): player.role.value
                 for seat, player in sorted(state.players.items())
                 if player.role is not None
             }
@@ -621,9 +614,8 @@ class Engine:
         state.speech_running = True
         self._start_timer(state, out, TimerKind.DISCUSSION, seconds, self._speech_warning())
 
-    def _day_record(self, state: GameState) -> dict[str, Any]:
-        days: list[dict[str, Any]] = state.record["days"]
-        return days[-1]
+    def _day_record(self, state: GameState) -> DayRecord:
+        return state.record["days"][-1]
 
     def _first_speaker(self, state: GameState) -> Seat:
         living = state.living()
@@ -674,7 +666,7 @@ class Engine:
                 raise RuleViolation("one_nomination_only")
             raise RuleViolation("too_many_nominations", seat=speaker, count=len(already))
         state.nominations[speaker] = already + added
-        self._day_record(state)["nominations"][str(speaker)] = list(state.nominations[speaker])
+        self._day_record(state)["nominations"][seat_key(speaker)] = list(state.nominations[speaker])
         if self.rules.confirm_nominations:
             for seat in added:
                 out.append(Say("day.nomination_accepted", {"seat": seat}))
@@ -801,7 +793,7 @@ class Engine:
     def _finish_vote(self, state: GameState, out: list[Effect]) -> None:
         counts = dict(state.vote_counts)
         self._day_record(state)["votes"].append(
-            {"round": state.vote_round, "counts": {str(s): n for s, n in counts.items()}}
+            {"round": state.vote_round, "counts": {seat_key(s): n for s, n in counts.items()}}
         )
         top = max(counts.values())
         leaders = sorted(seat for seat, count in counts.items() if count == top)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import NewType
 
-Seat = int
+Seat = NewType("Seat", int)
+"""A place at the table, 1..players: the one shape a seat has from the key press to the protocol."""
 
 
 class Role(StrEnum):

@@ -7,9 +7,9 @@ function of its inputs, exactly like the state.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
+from voicehost.game.record import GameRecord, new_record
 
 
 @dataclass
@@ -78,7 +78,7 @@ class GameState:
     night_actions: NightActions = field(default_factory=NightActions)
     previous_heal: Seat | None = None
     winner: Team | None = None
-    record: dict[str, Any] = field(default_factory=dict)
+    record: GameRecord = field(default_factory=lambda: new_record(0, 0))
 
     def living(self) -> list[Seat]:
         """Seats still at the table, in seat order."""

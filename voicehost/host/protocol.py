@@ -5,41 +5,65 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from voicehost.errors import VoicehostError
+from voicehost.game.model import Seat
+from voicehost.game.record import DayRecord, Departure, FoulRecord, NightRecord, seat_of_key
 from voicehost.game.state import GameState
 from voicehost.host import storage
 from voicehost.phrases import PhraseBook
 
 
-def build(state: GameState) -> dict[str, Any]:
-    """The protocol as plain data (stable keys, JSON-ready)."""
+class SeatLine(TypedDict):
+    """One seat's line of the protocol."""
+
+    seat: Seat
+    role: str | None
+    fouls: int
+    at_table: bool
+    left: str | None  # how the player left: "vote", "kill", "disqualified"
+
+
+class ProtocolRecord(TypedDict):
+    """The protocol of a game: the JSON a club keeps, and what the table is printed from."""
+
+    players: int
+    mafia_count: int
+    seats: list[SeatLine]
+    days: list[DayRecord]
+    nights: list[NightRecord]
+    fouls: list[FoulRecord]
+    departures: list[Departure]
+    winner: str | None
+
+
+def build(state: GameState) -> ProtocolRecord:
+    """The protocol as typed data (stable keys, JSON-ready)."""
     record = state.record
-    seats = []
-    for seat, player in sorted(state.players.items()):
-        seats.append(
-            {
-                "seat": seat,
-                "role": player.role.value if player.role else None,
-                "fouls": player.fouls,
-                "at_table": player.alive,
-                "left": player.left_how,
-            }
+    seats = [
+        SeatLine(
+            seat=seat,
+            role=player.role.value if player.role else None,
+            fouls=player.fouls,
+            at_table=player.alive,
+            left=player.left_how,
         )
-    return {
-        "players": record["players"],
-        "mafia_count": record["mafia_count"],
-        "seats": seats,
-        "days": record["days"],
-        "nights": record["nights"],
-        "fouls": record["fouls"],
-        "departures": record["departures"],
-        "winner": record["winner"],
-    }
+        for seat, player in sorted(state.players.items())
+    ]
+    return ProtocolRecord(
+        players=record["players"],
+        mafia_count=record["mafia_count"],
+        seats=seats,
+        days=record["days"],
+        nights=record["nights"],
+        fouls=record["fouls"],
+        departures=record["departures"],
+        winner=record["winner"],
+    )
 
 
-def to_json(protocol: dict[str, Any]) -> str:
+def to_json(protocol: ProtocolRecord) -> str:
     return json.dumps(protocol, ensure_ascii=False, indent=2)
 
 
@@ -47,7 +71,7 @@ def _seats(values: Any) -> str:
     return ", ".join(str(v) for v in values) if values else "—"
 
 
-def to_table(protocol: dict[str, Any], book: PhraseBook) -> str:
+def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     """A readable protocol for a club's records, in the game's language."""
 
     def say(key: str, **params: Any) -> str:
@@ -96,7 +120,7 @@ def to_table(protocol: dict[str, Any], book: PhraseBook) -> str:
 Say = Callable[..., str]
 
 
-def _night_lines(night: dict[str, Any], say: Say) -> list[str]:
+def _night_lines(night: NightRecord, say: Say) -> list[str]:
     lines = ["", say("night", night=night["night"])]
     if night["night"] == 0:
         lines.append("  " + say("roles_registered"))
@@ -120,9 +144,9 @@ def _night_lines(night: dict[str, Any], say: Say) -> list[str]:
     return lines
 
 
-def _day_lines(day: dict[str, Any], say: Say) -> list[str]:
+def _day_lines(day: DayRecord, say: Say) -> list[str]:
     lines = ["", say("day", day=day["day"])]
-    for nominator, nominees in sorted(day["nominations"].items(), key=lambda i: int(i[0])):
+    for nominator, nominees in sorted(day["nominations"].items(), key=lambda i: seat_of_key(i[0])):
         lines.append("  " + say("nominates", seat=nominator, seats=_seats(nominees)))
     lines.append("  " + say("candidates", seats=_seats(day["candidates"])))
     for vote in day["votes"]:
@@ -150,7 +174,7 @@ class ProtocolError(VoicehostError):
 
 
 def write(
-    protocol: dict[str, Any], directory: Path, stem: str, book: PhraseBook
+    protocol: ProtocolRecord, directory: Path, stem: str, book: PhraseBook
 ) -> tuple[Path, Path]:
     """Write ``stem.json`` and ``stem.txt`` (owner-only, in an owner-only folder: they hold the
     roles). A folder that is read-only, missing or full raises ProtocolError saying so."""

@@ -1,0 +1,100 @@
+"""The game's record as typed data: what the protocol is built from, kept in ``GameState``.
+
+These are the JSON shapes of the protocol file too. JSON objects have string keys, so a map keyed
+by seat (``roles``, ``nominations``, ``counts``) spells the seat as digits there, and only there:
+``seat_key`` writes such a key and ``seat_of_key`` reads it back.
+"""
+
+from __future__ import annotations
+
+from typing import NotRequired, TypedDict
+
+from voicehost.game.model import Seat
+
+
+def seat_key(seat: Seat) -> str:
+    """The key of ``seat`` in a JSON object keyed by seat."""
+    return str(seat)
+
+
+def seat_of_key(key: str) -> Seat:
+    """The seat a JSON key written by ``seat_key`` names."""
+    return Seat(int(key))
+
+
+class Departure(TypedDict):
+    seat: Seat
+    role: str | None
+    how: str  # "vote", "kill" or "disqualified"
+    day: int
+    night: int
+    phase: str
+
+
+class FoulRecord(TypedDict):
+    seat: Seat
+    day: int
+    night: int
+    phase: str
+    count: int
+    disqualified: bool
+
+
+class VoteRound(TypedDict):
+    round: int
+    counts: dict[str, int]  # seat_key -> masks raised
+
+
+class ThirdVote(TypedDict):
+    candidates: list[Seat]
+    votes_for: int | None
+    voters: int | None
+    outcome: str  # "all_leave" or "all_stay"
+    four_players: bool
+
+
+class DayRecord(TypedDict):
+    day: int
+    nominations: dict[str, list[Seat]]  # seat_key of the speaker -> the seats they nominated
+    candidates: list[Seat]
+    votes: list[VoteRound]
+    third_vote: ThirdVote | None
+    left: list[Seat]
+
+
+class NightRecord(TypedDict):
+    night: int
+    disqualified: list[Seat]
+    shot: NotRequired[Seat | None]
+    check: NotRequired[Seat | None]
+    check_found_mafia: NotRequired[bool | None]
+    check_announced: NotRequired[bool]
+    heal: NotRequired[Seat | None]
+    saved: NotRequired[bool]
+    killed: NotRequired[Seat | None]
+    ended_by_win: NotRequired[bool]
+
+
+class GameRecord(TypedDict):
+    players: int
+    mafia_count: int
+    roles: dict[str, str]  # seat_key -> role, once night 0 is over
+    days: list[DayRecord]
+    nights: list[NightRecord]
+    fouls: list[FoulRecord]
+    departures: list[Departure]
+    winner: str | None
+
+
+def new_record(players: int, mafia_count: int) -> GameRecord:
+    """The record of a game that has just begun."""
+    return GameRecord(
+        players=players,
+        mafia_count=mafia_count,
+        roles={},
+        days=[],
+        nights=[],
+        fouls=[],
+        departures=[],
+        winner=None,
+    )
