@@ -80,9 +80,9 @@ CASES = [
     (TARGET, "12E", [kp(EnterSeats((12,)))], 0),
     (TARGET, "13C2E", [kp(EnterSeats((12,)))], 0),
     (TARGET, "E", [], 1),
-    (TARGET, "0E", [], 1),
-    (TARGET, "123", [], 1),  # a third digit: no seat has three; the entry is cleared
-    (TARGET, "1234E", [kp(EnterSeats((4,)))], 1),  # after the reject, a fresh start
+    (TARGET, "0E", [kp(EnterSeats((0,)))], 0),  # the rules refuse it: see the real-table test
+    (TARGET, "1234", [], 1),  # a fourth digit: no number has four; the entry is cleared
+    (TARGET, "12345E", [kp(EnterSeats((5,)))], 1),  # after the reject, a fresh start
     (CHECK, "7E", [kp(EnterSeats((7,)))], 0),
     (HEAL, "07E", [kp(EnterSeats((7,)))], 0),
     (COMMISSAR_0, "4E", [kp(EnterSeats((4,)))], 0),
@@ -292,3 +292,30 @@ def test_a_doubled_enter_right_after_the_count_does_not_skip_the_pause() -> None
     press(controller, "U")  # so the miscount can still be taken back
     host.process_pending()
     assert host.prompt().kind is PromptKind.VOTE_COUNT and host.state.players[9].alive
+
+
+@pytest.mark.parametrize("typed", ["0", "11", "100"])
+def test_a_seat_not_at_the_table_is_refused_alike_from_the_keypad_and_the_keyboard(
+    typed: str,
+) -> None:
+    """One seat rule: the rules refuse it, with the same words whichever way it came."""
+    from voicehost.console.commandline import parse
+
+    refusals = []
+    for source in ("keypad", "keyboard"):
+        host, controller, cues = host_at_the_vote()
+        host.handle(Submit(VoteCount(6), source="keypad"))  # type: ignore[arg-type]
+        assert host.prompt().kind is PromptKind.CONFIRM_VOTE
+        fouls_before = [player.fouls for player in host.state.players.values()]
+        before = list(host.inputs)
+        if source == "keypad":
+            press(controller, f"F{typed}E")
+            host.process_pending()
+            assert cues.played[-1] is Cue.REJECT
+        else:
+            host.handle(parse(f"f {typed}", host.prompt(), host.book))  # type: ignore[arg-type]
+        assert host.inputs == before
+        assert [player.fouls for player in host.state.players.values()] == fouls_before
+        refusals.append(host.rejections[-1])
+    assert refusals[0] == refusals[1]
+    assert typed in refusals[0] and "10" in refusals[0]  # names the seat and the table's seats

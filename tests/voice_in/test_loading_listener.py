@@ -52,6 +52,9 @@ class FiniteSource:
         self.clock = clock
         self.count = blocks
 
+    def open(self):
+        pass
+
     def blocks(self):
         for index in range(self.count):
             time.sleep(0.25)

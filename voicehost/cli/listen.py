@@ -223,9 +223,7 @@ class LevelMeter:
         self._loudest = -120.0
 
     def open(self) -> None:
-        opener = getattr(self.source, "open", None)
-        if callable(opener):
-            opener()
+        self.source.open()
 
     def blocks(self) -> Iterator[AudioBlock]:
         for block in self.source.blocks():

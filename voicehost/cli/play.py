@@ -131,16 +131,12 @@ def run_script_file(
     if audio_out is not None:
         from voicehost.cli import wiring
 
-        make_recording = getattr(wiring, "make_recording", None)
-        if make_recording is None:
-            raise VoicehostError("recording a script's audio needs the sound output module")
-        extra = make_recording(settings, audio_out)
+        extra = wiring.make_recording(settings, audio_out)
     result = run_script(
         lines, settings, out=sys.stdout, journal_path=journal, resume=resume, **extra
     )
-    finish = getattr(extra.get("speaker"), "finish", None)
-    if callable(finish):
-        finish()
+    if "speaker" in extra:
+        extra["speaker"].finish()  # renders the recorded timeline to the file
     if result.host.over:
         from voicehost.host import protocol
 

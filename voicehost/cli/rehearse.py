@@ -25,10 +25,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from voicehost import config
 from voicehost.errors import VoicehostError
+
+if TYPE_CHECKING:
+    from voicehost.voice_out.recording import Player
 
 SAMPLE_NUMBER = 5
 SAMPLE_COUNT = 3
@@ -192,7 +195,7 @@ def compare(
     utterances: list[tuple[str, Any]],
     keys: Iterator[str],
     out: TextIO,
-    player: Any = None,
+    player: Player | None = None,
 ) -> int:
     """Each phrase synthetic, then recorded; the keys move as in ``rehearse``."""
     import dataclasses
@@ -223,8 +226,7 @@ def compare(
             elif action != "r":
                 index += 1
     finally:
-        if hasattr(player, "close"):
-            player.close()
+        player.close()
     return 0
 
 

@@ -11,17 +11,11 @@ from dataclasses import dataclass
 
 from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
-from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Miss, VoteCount
-from voicehost.host.commands import Command, Quit, Submit, TogglePause, Undo
+from voicehost.game.inputs import EnterSeats, VoteCount
+from voicehost.game.model import Seat
+from voicehost.host.actions import ACTIONS, action_of_word, command_for, number_of
+from voicehost.host.commands import Command, Source, Submit
 from voicehost.phrases import PhraseBook
-
-END_WORDS = {".", "end", "e", "спасибо", "пас", "thanks", "pass"}
-MISS_WORDS = {"miss", "-", "промах"}
-FOUL_WORDS = {"f", "foul", "фол"}
-VOTE_WORDS = {"v", "votes", "vote", "голоса"}
-UNDO_WORDS = {"u", "undo", "отмена"}
-PAUSE_WORDS = {"p", "pause", "пауза"}
-QUIT_WORDS = {"q", "quit", "exit", "выход"}
 
 
 class CommandError(VoicehostError):
@@ -50,7 +44,7 @@ class WriteProtocol:
     """Write the protocol now."""
 
 
-Action = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
+Line = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
 
 
 def strip_comment(line: str) -> str:
@@ -58,8 +52,10 @@ def strip_comment(line: str) -> str:
     return line.split("#", 1)[0].strip()
 
 
-def parse(line: str, prompt: Prompt, book: PhraseBook) -> Action | None:
-    """One line -> an action (None for an empty line). Raises CommandError in the book's words."""
+def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
+    """One line -> a command or a console action (None for an empty line).
+
+    Raises CommandError in the book's words."""
     text = strip_comment(line)
     if not text:
         return None
@@ -67,20 +63,11 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Action | None:
     if not words:  # only separators, e.g. a lone `,` (Shift+`.` on a Russian layout)
         raise CommandError(book.error("unknown_command", {"text": text}))
     head, rest = words[0], words[1:]
-    if head in END_WORDS and not rest:
-        return Submit(EndSpeech())
-    if head in MISS_WORDS and not rest:
-        return Submit(Miss())
-    if head in UNDO_WORDS and not rest:
-        return Undo()
-    if head in PAUSE_WORDS and not rest:
-        return TogglePause()
-    if head in QUIT_WORDS and not rest:
-        return Quit()
-    if head in FOUL_WORDS:
-        return Submit(Foul(_one_number(rest, text, book)))
-    if head in VOTE_WORDS:
-        return Submit(VoteCount(_one_number(rest, text, book)))
+    action = action_of_word(head)
+    if action is not None and ACTIONS[action].number:
+        return command_for(action, Source.KEYBOARD, _one_number(rest, text, book))
+    if action is not None and not rest:
+        return command_for(action, Source.KEYBOARD)
     if head == "wait":
         return Wait(float(_one_number(rest, text, book)) if rest else None)
     if head == "help" and not rest:
@@ -96,13 +83,14 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Action | None:
         if len(numbers) != 1:
             raise CommandError(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
-    return Submit(EnterSeats(tuple(numbers)))
+    return Submit(EnterSeats(tuple(Seat(number) for number in numbers)))
 
 
 def _number(word: str, text: str, book: PhraseBook) -> int:
-    if not re.fullmatch(r"-?\d{1,3}", word):
+    number = number_of(word)
+    if number is None:
         raise CommandError(book.error("unknown_command", {"text": text}))
-    return int(word)
+    return number
 
 
 def _one_number(words: list[str], text: str, book: PhraseBook) -> int:

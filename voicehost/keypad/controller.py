@@ -5,8 +5,9 @@ half-typed entry. By day every key press plays the same ``Cue.KEY_ACK``, whoever
 whatever it means, so nobody at the table can tell one key from another by ear. At night only
 Enter and the miss key sound (the same ``KEY_ACK``): one sound per entry whatever was chosen, as
 seat 3 takes one digit and seat 12 two, and the table must not hear which. An entry the controller
-can see is malformed (Enter with nothing typed where a number is needed, a third digit, seat 0)
-gets one neutral ``Cue.REJECT``; an entry the rules refuse gets the same cue from the host.
+can see is malformed (Enter with nothing typed where a number is needed, a number longer than
+``MAX_DIGITS``) gets one neutral ``Cue.REJECT``; an entry the rules refuse (seat 0, a seat not at
+this table) gets the same cue from the host, with the message the keyboard gets.
 Nothing here speaks: at night the table hears the key clicks' cue and nothing else.
 
 How a club host uses the keypad (the keypad's key legends in brackets, default key map):
@@ -52,13 +53,13 @@ from typing import Protocol
 
 from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
-from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Input, Miss, VoteCount
+from voicehost.game.inputs import EndSpeech, EnterSeats, Input, VoteCount
 from voicehost.game.model import Cue, Seat
-from voicehost.host.commands import Command, Deliver, KeypadStatus, Source, Submit, Undo
+from voicehost.host.actions import MAX_DIGITS, Action, action_of_key, command_for, number_of
+from voicehost.host.commands import Command, Deliver, KeypadStatus, Source, Submit
 from voicehost.ports import Clock, CuePlayer, Key, Keypad
 
 SOURCE = Source.KEYPAD
-MAX_DIGITS = 2  # seats go up to 13 and counts up to 12
 
 DIGITS = {
     Key.D0: 0,
@@ -171,22 +172,20 @@ class KeypadController:
         self._last_key_at = self._clock.now()
         if self._entry.question not in (None, question_of(prompt)):
             self._entry = Entry()  # the game moved on: a half-typed answer belongs to the past
+        action = action_of_key(key)
         if key in DIGITS:
             self._digit(DIGITS[key], prompt)
         elif key is Key.ENTER:
             self._enter(prompt)
         elif key is Key.CORRECT:
             self._correct()
-        elif key is Key.FOUL:
+        elif action is Action.FOUL:
             self._entry = Entry(foul=True)  # a foul is no answer: it outlives a change of question
-        elif key is Key.UNDO:
+        elif action is Action.UNDO:
             self._undo()
-        elif key is Key.MISS:
+        elif action is not None:  # the miss, the end of a speech: no number follows
             self._entry = Entry()
-            self._submit(Miss())
-        elif key is Key.END_SPEECH:
-            self._entry = Entry()
-            self._submit(EndSpeech())
+            self._host.post(command_for(action, SOURCE))
 
     def _current_prompt(self) -> Prompt:
         try:
@@ -214,16 +213,19 @@ class KeypadController:
 
     def _undo(self) -> None:
         if self._entry.empty:
-            self._host.post(Undo(source=SOURCE))
+            self._host.post(command_for(Action.UNDO, SOURCE))
         self._entry = Entry()
 
     def _enter(self, prompt: Prompt) -> None:
         entry = self._entry
-        number = int(entry.digits) if entry.digits else None
+        number = number_of(entry.digits)
         entry.digits = ""
         if entry.foul:
             self._entry = Entry()
-            self._seat_or_reject(number, lambda seat: self._submit(Foul(seat)))
+            if number is None:
+                self._reject()
+            else:
+                self._host.post(command_for(Action.FOUL, SOURCE, number))
         elif prompt.kind in COUNT_PROMPTS:
             self._entry = Entry()
             if number is None:
@@ -267,10 +269,7 @@ class KeypadController:
                 self._entry = Entry()
                 self._reject()
             return
-        if number < 1:
-            self._reject()
-            return
-        entry.seats.append(number)
+        entry.seats.append(Seat(number))
         if len(entry.seats) >= max(1, prompt.seats_max):
             self._submit_seats()
 
@@ -280,10 +279,10 @@ class KeypadController:
         self._submit(EnterSeats(seats))
 
     def _seat_or_reject(self, number: int | None, act: Callable[[Seat], None]) -> None:
-        if number is None or number < 1:
+        if number is None:
             self._reject()
         else:
-            act(number)
+            act(Seat(number))  # whether it is a seat at this table is the rules' to say
 
     # ------------------------------------------------------------------ output
 

@@ -47,6 +47,10 @@ class AudioSource(Protocol):
 
     sample_rate: int
 
+    def open(self) -> None:
+        """Start capturing (again, after ``close``); a recording has nothing to open."""
+        ...
+
     def blocks(self) -> Iterator[AudioBlock]: ...
 
     def close(self) -> None: ...
@@ -74,6 +78,9 @@ class ArraySource:
     def seconds(self) -> float:
         """Length of the recording (seconds)."""
         return len(self.samples) / self.sample_rate
+
+    def open(self) -> None:
+        """A recording in memory has nothing to open."""
 
     def blocks(self) -> Iterator[AudioBlock]:
         for first in range(0, len(self.samples), self.block_frames):

@@ -265,9 +265,7 @@ class VoskListener:
         self._on_stop_word = on_stop_word
         if not thread:
             return
-        opener = getattr(self.source, "open", None)
-        if callable(opener):
-            opener()
+        self.source.open()
         self._thread = threading.Thread(target=self._run, name="voicehost-listener", daemon=True)
         self._thread.start()
 
@@ -338,9 +336,7 @@ class VoskListener:
         self._interrupted = True  # what follows is a new stream: reset the recogniser
         try:
             self.source.close()
-            opener = getattr(self.source, "open", None)
-            if callable(opener):
-                opener()
+            self.source.open()
         except Exception:  # noqa: BLE001 - the next round of _run tries again
             log.exception("the microphone could not be opened again")
 

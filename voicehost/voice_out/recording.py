@@ -539,6 +539,10 @@ class Player(Protocol):
 
     def play(self, clip: Clip) -> None: ...
 
+    def close(self) -> None:
+        """Release the sound card."""
+        ...
+
 
 KEY_HELP = "Enter/k keep · r redo · p play again · g guide · s skip · b back · q quit"
 REFUSED_HELP = "Enter/r record again · g guide · s skip · b back · q quit"

@@ -204,7 +204,7 @@ class SoundOutput:
         start on it: what the card already holds, one callback, and a margin for the caller."""
         with self._lock:
             held = self.timeline.time_of(self.mixer.position) - self.clock.now()
-        block = getattr(self.backend, "block_frames", 0)
+        block = self.backend.block_frames if self.backend is not None else 0
         return max(0.0, held) + block / self.rate + LEAD_MARGIN_SECONDS
 
     def heard_at(self, position: int) -> float:
@@ -241,6 +241,9 @@ class SoundOutput:
 
 class Backend:
     """Pulls blocks from a SoundOutput to somewhere they are heard."""
+
+    block_frames = 0
+    """Frames per pull: the card holds one such block ahead of what is heard (none offline)."""
 
     def drain(self, position: int) -> None:
         """Return when sample ``position`` has been handed over (or heard)."""

@@ -1,0 +1,97 @@
+"""One table of what a person can ask the host, shared by the keyboard, scripts and the keypad.
+
+The keyboard names an action with a word (``.``, ``f 5``, ``u``), the keypad with a key
+(``[+]``, ``[*] 5 [Enter]``, ``[/]``); both end up here, so an action means the same thing and
+makes the same command whichever way it was given. Numbers follow one rule too: a number is one
+to ``MAX_DIGITS`` digits, and whether it is a seat at this table (1..players) is the rules'
+question alone, so a wrong seat is refused with the same message from the keyboard, a script
+and the keypad.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+from voicehost.game.inputs import EndSpeech, Foul, Miss, VoteCount
+from voicehost.game.model import Seat
+from voicehost.host.commands import Command, Quit, Source, Submit, TogglePause, Undo
+from voicehost.ports import Key
+
+MAX_DIGITS = 3
+"""Seats go up to 13 and counts up to 12; a longer number is a slip of the finger."""
+
+NUMBER = re.compile(rf"\d{{1,{MAX_DIGITS}}}")
+
+
+class Action(StrEnum):
+    """Something a person asks for, apart from typing the seats or the count asked for."""
+
+    END_SPEECH = "end_speech"  # the speech (or the discussion, or the pause after a vote) ends
+    MISS = "miss"  # the mafia missed on purpose
+    FOUL = "foul"  # a foul for the seat that follows
+    VOTE = "vote"  # the count that follows is a vote count
+    UNDO = "undo"  # take back the last entry
+    PAUSE = "pause"  # stop or restart the clock
+    QUIT = "quit"  # stop hosting; the journal keeps the game
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """How an action is given: keyboard words, a keypad key, and whether a number follows."""
+
+    words: frozenset[str]
+    key: Key | None
+    number: bool = False
+
+
+ACTIONS: dict[Action, ActionSpec] = {
+    Action.END_SPEECH: ActionSpec(
+        frozenset({".", "end", "e", "спасибо", "пас", "thanks", "pass"}), Key.END_SPEECH
+    ),
+    Action.MISS: ActionSpec(frozenset({"miss", "-", "промах"}), Key.MISS),
+    Action.FOUL: ActionSpec(frozenset({"f", "foul", "фол"}), Key.FOUL, number=True),
+    Action.VOTE: ActionSpec(frozenset({"v", "votes", "vote", "голоса"}), None, number=True),
+    Action.UNDO: ActionSpec(frozenset({"u", "undo", "отмена"}), Key.UNDO),
+    Action.PAUSE: ActionSpec(frozenset({"p", "pause", "пауза"}), None),
+    Action.QUIT: ActionSpec(frozenset({"q", "quit", "exit", "выход"}), None),
+}
+
+_BY_WORD = {word: action for action, spec in ACTIONS.items() for word in spec.words}
+_BY_KEY = {spec.key: action for action, spec in ACTIONS.items() if spec.key is not None}
+
+
+def action_of_word(word: str) -> Action | None:
+    """The action a keyboard word names (lower case), if any."""
+    return _BY_WORD.get(word)
+
+
+def action_of_key(key: Key) -> Action | None:
+    """The action a keypad key names, if any (digits, Enter and Correct build entries)."""
+    return _BY_KEY.get(key)
+
+
+def number_of(digits: str) -> int | None:
+    """The number ``digits`` spell under the one number rule, or None if they spell none."""
+    return int(digits) if NUMBER.fullmatch(digits) else None
+
+
+def command_for(action: Action, source: Source, number: int | None = None) -> Command:
+    """The command an action makes; ``number`` for the actions that take one."""
+    match action:
+        case Action.END_SPEECH:
+            return Submit(EndSpeech(), source)
+        case Action.MISS:
+            return Submit(Miss(), source)
+        case Action.UNDO:
+            return Undo(source)
+        case Action.PAUSE:
+            return TogglePause()
+        case Action.QUIT:
+            return Quit()
+    if number is None:
+        raise ValueError(f"{action} needs a number")
+    if action is Action.FOUL:
+        return Submit(Foul(Seat(number)), source)
+    return Submit(VoteCount(number), source)
