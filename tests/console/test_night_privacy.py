@@ -1,0 +1,124 @@
+"""Nothing of the night leaks, at any night step, through any channel the table can perceive.
+
+Two games differ only in their nights: other mafia seats, another Commissar and Doctor, other
+shots, checks and heals, and a refused entry in each night for a different reason (a seat that
+does not exist; a seat that is already the mafia; the Commissar checking themself). Everything
+else is typed alike, through the console's own line handler (the path of `voicehost play`).
+After every line typed at night we compare, between the two games:
+
+- the full screen (``screen_rows``, what the curses view draws),
+- what `--plain` prints,
+- what the speaker says and when, and which cue plays at which moment,
+- every log record (a service's journald).
+
+They must be identical, but for the Commissar's own answer while it is shown, which is padded
+to one length so that even its width says nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from pathlib import Path
+
+import pytest
+
+from voicehost import config
+from voicehost.clock import FakeClock
+from voicehost.console.terminal import LogScreen, PlainUI, screen_rows
+from voicehost.console.text import ScreenPrivateChannel
+from voicehost.host.loop import Host
+from voicehost.phrases import PhraseBook
+from voicehost.testing.clocked import wait_timer
+from voicehost.testing.fakes import RecordingCues, TimedSpeaker
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Night 0 (registration) and night 1, step by step; the two tables' lines align one to one.
+NIGHT0_A = ["2 5 9", "wait", "14", "4", "wait", "7", "wait"]  # 14: no such seat
+NIGHT0_B = ["1 5 6", "wait", "6", "8", "wait", "10", "wait"]  # 6: already the mafia
+# Day 1 of the town-wins example: seat 5, the mafia at both tables, is voted out (what the day
+# made public may stay on the screen; the night must add nothing to it).
+_EXAMPLE = (ROOT / "examples" / "town-wins.txt").read_text(encoding="utf-8")
+DAY1 = [
+    line.split("#")[0].strip()
+    for line in _EXAMPLE.split("# ---- Day 1")[1].split("# ---- Night 1")[0].splitlines()
+    if line.split("#")[0].strip()
+]
+NIGHT1_A = ["3", "wait", "14", "9", "wait", "3", "wait"]  # shot 3, check 9 (mafia), heal 3
+NIGHT1_B = ["2", "wait", "8", "7", "wait", "9", "wait"]  # shot 2, 8 checks self, check 7, heal 9
+
+
+Step = dict[str, object]
+
+
+def night_steps(language: str, lines: list[str], caplog: pytest.LogCaptureFixture) -> list[Step]:
+    """What the table could perceive after each line typed while it is night."""
+    settings = config.load(None)
+    settings = settings.__class__(**{**settings.__dict__, "language": language})
+    book = PhraseBook.load(language)
+    clock = FakeClock()
+    screen = LogScreen()
+    speaker = TimedSpeaker(clock, seconds=2.5)
+    cues = RecordingCues()
+    host = Host(
+        settings,
+        book,
+        clock,
+        speaker=speaker,
+        cues=cues,
+        private=ScreenPrivateChannel(screen, book=book),
+        screen=screen,
+    )
+    out = io.StringIO()
+    ui = PlainUI(host, screen, lambda: "", out=out)
+    answers = (book.screen("private_mafia"), book.screen("private_not_mafia"))
+    assert len(answers[0]) == len(answers[1])
+    shown_answers = {answer.strip() for answer in answers}
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="voicehost"):
+        host.start()
+        steps: list[Step] = []
+        for line in lines:
+            said, played, printed, logged = (
+                len(speaker.spoken), len(cues.played), len(out.getvalue()), len(caplog.records)
+            )  # fmt: skip
+            if line == "wait":
+                wait_timer(host)
+            else:
+                ui.lines.line(line)
+            host.process_pending()
+            ui._flush()
+            assert host.state is not None
+            if not host.state.phase.is_night:
+                continue
+            rows = [text for text, _ in screen_rows(host, screen, "", 40)]
+            steps.append(
+                {
+                    "line": line if line == "wait" else "(entry)",
+                    "screen": ["<answer>" if row.strip() in shown_answers else row for row in rows],
+                    "answer_width": [len(row) for row in rows if row.strip() in shown_answers],
+                    "plain": out.getvalue()[printed:],
+                    "said": speaker.spoken[said:],
+                    "cues": list(zip(cues.played, cues.deadlines, strict=True))[played:],
+                    "logs": [r.getMessage() for r in caplog.records[logged:]],
+                    "clock": clock.now(),
+                }
+            )
+    return steps
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_night_step_looks_sounds_and_logs_the_same(
+    language: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    game_a = night_steps(language, NIGHT0_A + DAY1 + NIGHT1_A, caplog)
+    game_b = night_steps(language, NIGHT0_B + DAY1 + NIGHT1_B, caplog)
+    assert len(game_a) == len(game_b) == 13  # every line but the two that end a night
+    for index, (step_a, step_b) in enumerate(zip(game_a, game_b, strict=True)):
+        for channel in step_a:
+            assert step_a[channel] == step_b[channel], f"night step {index}: {channel} differs"
+    # The test can see a difference: the Commissar's answer was shown in both games, and the
+    # night was spoken (not silent) while the steps were compared.
+    assert any(step["answer_width"] for step in game_a)
+    assert any(step["said"] for step in game_a)
