@@ -80,9 +80,10 @@ def prompt_text(host: Host) -> str:
         if left is not None:
             return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
     if key is not None:
-        return book.screen(
+        text = book.screen(
             key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
         )
+        return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
     if prompt.speech_running:
         state = host.state
         if state is not None and state.phase is Phase.DISCUSSION:

@@ -106,7 +106,8 @@ class Prompt:
     ``seats_min``/``seats_max`` bound how many seats an entry takes; ``subject`` is the seat the
     question is about (the nominating speaker, the candidate being voted on); ``speech_running``
     says whether an "end speech" key means something now; ``night`` says that nothing about the
-    entry may be spoken or shown to the table.
+    entry may be spoken or shown to the table; ``late`` says that the window or the speech for
+    it has run out and the game is still waiting for the entry.
     """
 
     kind: PromptKind
@@ -116,3 +117,4 @@ class Prompt:
     max_count: int | None = None
     speech_running: bool = False
     night: bool = False
+    late: bool = False

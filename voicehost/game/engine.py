@@ -122,13 +122,14 @@ class Engine:
     def prompt(self, state: GameState) -> Prompt:
         """What a person is asked to enter now."""
         phase = state.phase
+        late = state.window_over  # a registration window ran out before the entry came
         if phase is Phase.NIGHT0_MAFIA:
             count = self.settings.mafia_count
-            return Prompt(PromptKind.REGISTER_MAFIA, count, count, night=True)
+            return Prompt(PromptKind.REGISTER_MAFIA, count, count, night=True, late=late)
         if phase is Phase.NIGHT0_COMMISSAR:
-            return Prompt(PromptKind.REGISTER_COMMISSAR, 1, 1, night=True)
+            return Prompt(PromptKind.REGISTER_COMMISSAR, 1, 1, night=True, late=late)
         if phase is Phase.NIGHT0_DOCTOR:
-            return Prompt(PromptKind.REGISTER_DOCTOR, 1, 1, night=True)
+            return Prompt(PromptKind.REGISTER_DOCTOR, 1, 1, night=True, late=late)
         if phase is Phase.NIGHT_MAFIA:
             return Prompt(PromptKind.MAFIA_TARGET, 1, 1, night=True)
         if phase is Phase.NIGHT_COMMISSAR:
@@ -145,6 +146,7 @@ class Engine:
                     room,
                     subject=state.current_speaker,
                     speech_running=state.speech_running,
+                    late=not state.speech_running and not already,
                 )
         if state.vote_settling is not None:
             return Prompt(PromptKind.CONFIRM_VOTE)

@@ -1,0 +1,52 @@
+"""The question on the screen fits the moment, in the game's language."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from voicehost import config
+from voicehost.console.script import run_script
+from voicehost.console.view import prompt_text
+
+NIGHT0 = ["2 5 9", "wait", "4", "wait", "7", "wait"]
+
+
+def prompt_after(lines: list[str], language: str = "ru", **rules: object) -> str:
+    settings = dataclasses.replace(config.load(None), language=language)
+    if rules:
+        settings = dataclasses.replace(settings, rules=dataclasses.replace(settings.rules, **rules))
+    result = run_script(lines, settings)
+    assert not result.errors, result.errors
+    return prompt_text(result.host)
+
+
+def test_night_0_asks_for_as_many_mafia_seats_as_the_table_has() -> None:
+    assert prompt_after([]) == "мафия: введите 3 номера через пробел"
+    assert prompt_after([], "en").startswith("mafia: enter your 3 seats")
+
+
+@pytest.mark.parametrize(
+    ("lines", "ru", "en"),
+    [
+        (["wait"], "время вышло, всё ещё ждём: мафия", "time is up, still waiting: mafia"),
+        (["2 5 9", "wait", "wait"], "время вышло, всё ещё ждём: комиссар", "time is up, still"),
+        ([*NIGHT0, ".", "wait"], "время вышло, всё ещё ждём: выдвижение от игрока 1", "time is up"),
+    ],
+)
+def test_after_a_window_or_a_speech_ran_out_the_screen_says_it_is_still_waiting(
+    lines: list[str], ru: str, en: str
+) -> None:
+    assert prompt_after(lines).startswith(ru)
+    assert prompt_after(lines, "en").startswith(en)
+
+
+def test_within_the_window_the_question_is_not_late() -> None:
+    assert "ждём" not in prompt_after(["2 5 9", "wait"])  # the Commissar's window is running
+    assert "ждём" not in prompt_after([*NIGHT0, "."])  # seat 1 is speaking
+
+
+def test_the_discussion_and_a_speech_say_what_the_dot_ends() -> None:
+    assert prompt_after(NIGHT0) == "«.» — закончить обсуждение"
+    assert prompt_after(NIGHT0, "en") == "`.` ends the discussion"
