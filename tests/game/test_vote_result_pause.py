@@ -1,5 +1,5 @@
 """The pause after a vote's last count: the counts are announced, nobody has left yet, and a
-miscount can still be taken back (``timers.vote_result_seconds``, 5 s by default).
+miscount can still be taken back (``timers.vote_result_seconds``, 8 s by default).
 
 During the pause `.` (EndSpeech) goes on at once, the timer's end goes on by itself, `u` takes
 the count back, and another count is refused. The third vote's count pauses the same way; a lone
@@ -65,7 +65,7 @@ def test_the_last_count_announces_the_counts_and_pauses_before_anyone_leaves() -
     ]
     assert keys(effects)[-1] == "day.vote_result"  # nobody leaves, no revote, no night yet
     assert [(t.timer, t.seconds, t.warn_before, t.listen) for t in timers(effects)] == [
-        (TimerKind.VOTE_RESULT, 5, None, False)
+        (TimerKind.VOTE_RESULT, 8, None, False)
     ]
     assert table.prompt.kind is PromptKind.CONFIRM_VOTE
     assert departures(table) == [] and table.phase is Phase.VOTE
@@ -291,7 +291,7 @@ def test_resume_during_the_pause_restarts_the_pause_without_asking_again(
     assert resumed.transcript == ["Продолжаем игру."]  # no count is asked for again
     assert host.prompt().kind is PromptKind.CONFIRM_VOTE
     assert host.timer is not None and host.timer.effect.timer is TimerKind.VOTE_RESULT
-    assert host.remaining() == pytest.approx(5)
+    assert host.remaining() == pytest.approx(8)
     assert not host.submit(VoteCount(int(count)))
     then(host, "wait")
     assert after in host.transcript
@@ -338,8 +338,8 @@ def test_the_screen_says_how_to_confirm_or_correct_during_the_pause() -> None:
     host = play([*TO_THE_VOTE, "6"]).host
     # A Russian game's screen speaks Russian: what `.` and `u` do, and the seconds left.
     assert status_lines(host)[-1] == (
-        "→ голоса подсчитаны: «.» — дальше сразу, «u» — исправить; осталось 5 с"
+        "→ голоса подсчитаны: «.» — дальше сразу, «u» — исправить; осталось 8 с"
     )
-    assert "⏱ 0:05" in status_lines(host)[0]
+    assert "⏱ 0:08" in status_lines(host)[0]
     then(host, ".")
     assert status_lines(host)[-1] == "→ «.» — закончить речь"  # 5's last words

@@ -63,7 +63,7 @@ class TimerSettings:
     defence_speech_seconds: float = bounded(3, 600, 30)
     last_words_seconds: float = bounded(3, 600, 15)
     warning_seconds: float = bounded(0, 60, 5)
-    vote_result_seconds: float = bounded(0, 30, 5)
+    vote_result_seconds: float = bounded(0, 30, 8)
     acquaintance_seconds: float = bounded(3, 600, 30)
 
 
