@@ -50,3 +50,17 @@ def test_within_the_window_the_question_is_not_late() -> None:
 def test_the_discussion_and_a_speech_say_what_the_dot_ends() -> None:
     assert prompt_after(NIGHT0) == "«.» — закончить обсуждение"
     assert prompt_after(NIGHT0, "en") == "`.` ends the discussion"
+
+
+def test_a_long_notice_is_wrapped_not_cut_on_a_narrow_screen() -> None:
+    from voicehost.console.terminal import LogScreen, screen_rows
+
+    settings = config.load(None)
+    result = run_script([], settings)
+    screen = LogScreen()
+    hint = "ℹ нет модели речи (ru) в /srv/models: установить — voicehost models install ru-small"
+    screen.message(hint)
+    rows = [text for text, _ in screen_rows(result.host, screen, "", 30, 40)]
+    assert all(len(row) <= 40 for row in rows)
+    shown = " ".join(row.strip() for row in rows)
+    assert "voicehost models install ru-small" in shown

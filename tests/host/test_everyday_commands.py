@@ -5,6 +5,7 @@ a closed pipe or a closed stdin ends quietly with a message, never a traceback."
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import re
@@ -84,6 +85,7 @@ def test_resume_never_picks_an_empty_new_game_over_a_played_one(tmp_path: Path) 
 
 def test_play_after_a_crash_asks_and_resumes_on_enter(tmp_path: Path, capsys) -> None:
     _, settings = setup(tmp_path)
+    settings = dataclasses.replace(settings, language="en")
     real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
     a_game(settings, "game-empty", [], age=0)
     assert offer_resume(settings, Terminal("\n")) == real
@@ -93,6 +95,17 @@ def test_play_after_a_crash_asks_and_resumes_on_enter(tmp_path: Path, capsys) ->
     assert "Starting a new game" in capsys.readouterr().out
     assert offer_resume(settings, io.StringIO("")) is None  # no person to ask: a new game
     assert "`voicehost resume` carries the unfinished one on" in capsys.readouterr().out
+
+
+def test_a_russian_game_asks_in_russian_and_takes_da(tmp_path: Path, capsys) -> None:
+    _, settings = setup(tmp_path)
+    settings = dataclasses.replace(settings, language="ru")
+    real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
+    assert offer_resume(settings, Terminal("да\n")) == real
+    out = capsys.readouterr().out
+    assert f"Есть незаконченная игра: {real}" in out and "Продолжить её? [Д/н]" in out
+    assert offer_resume(settings, Terminal("нет\n")) is None
+    assert "Начинается новая игра" in capsys.readouterr().out
 
 
 def test_play_with_nothing_unfinished_asks_nothing(tmp_path: Path, capsys) -> None:

@@ -16,6 +16,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "voicehost"
 LAYERS = {
     "errors": 0,
     "clock": 0,
+    "notices": 0,
     "game": 1,
     "ports": 2,
     "clips": 2,

@@ -239,7 +239,9 @@ def test_import_refuses_escapes_and_non_wav_members(
 @hsettings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(name=st.text(min_size=1, max_size=30))
+# zipfile itself cuts a name at its first NUL and cannot write an empty one: those names are
+# not archives anybody can make.
+@given(name=st.text(min_size=1, max_size=30).filter(lambda name: name.split("\0")[0] != ""))
 def test_import_never_writes_outside_the_folder(tmp_path: Path, name: str) -> None:
     archive = tmp_path / "fuzz.zip"
     with zipfile.ZipFile(archive, "w") as zipped:

@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from voicehost import config
 from voicehost.cli import session
 from voicehost.errors import VoicehostError
+from voicehost.phrases import PhraseBook
 
 
 def register(subparsers: Any) -> None:
@@ -99,16 +100,18 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
     if unfinished is None:
         return None
+    book = PhraseBook.load(settings.language)
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unfinished.stat().st_mtime))
-    print(f"An unfinished game is in {unfinished} ({played(unfinished)} entries, last {when}).")
+    found = {"path": unfinished, "entries": played(unfinished), "when": when}
+    print(book.screen("resume_found", found))
     if not stdin.isatty():
-        print("Starting a new game; `voicehost resume` carries the unfinished one on.")
+        print(book.screen("resume_new_game_no_terminal"))
         return None
-    print("Resume it? [Y/n] ", end="", flush=True)
+    print(book.screen("resume_question"), end="", flush=True)
     answer = stdin.readline()
-    if answer.strip().casefold() in ("", "y", "yes", "д", "да"):
+    if answer.strip().casefold() in ("", *book.screen("resume_yes_words").split()):
         return unfinished
-    print("Starting a new game; the unfinished one stays: `voicehost resume FILE` carries it on.")
+    print(book.screen("resume_declined"))
     return None
 
 
@@ -143,7 +146,8 @@ def run_script_file(
         print()
         print(protocol.to_table(result.protocol, result.host.book))
     if result.errors:
-        print(f"\n{len(result.errors)} script line(s) were rejected:", file=sys.stderr)
+        rejected = result.host.book.screen("script_rejected_count", {"count": len(result.errors)})
+        print(f"\n{rejected}", file=sys.stderr)
         for error in result.errors:
             print(f"  {error}", file=sys.stderr)
         return 1

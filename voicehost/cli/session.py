@@ -18,6 +18,7 @@ from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Deliver, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
+from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
 from voicehost.voice_in.loading import ListenerReady, ListenerStatus
@@ -47,16 +48,25 @@ class ScreenNotices(logging.Handler):
     writes to the screen.
     """
 
-    def __init__(self, screen: Screen) -> None:
+    def __init__(self, screen: Screen, book: PhraseBook) -> None:
         super().__init__(logging.INFO)
         self.screen = screen
+        self.book = book
         self.host: Host | None = None
 
     def attach(self, host: Host) -> None:
         self.host = host
 
     def emit(self, record: logging.LogRecord) -> None:
-        text = f"ℹ {record.getMessage()}"
+        phrase = notice_of(record)
+        if phrase is not None and not phrase[0]:
+            return  # for the log alone
+        shown = (
+            record.getMessage()
+            if phrase is None
+            else self.book.screen(f"notice_{phrase[0]}", phrase[1])
+        )
+        text = f"ℹ {shown}"
         if self.host is None:
             self.screen.message(text)  # still setting up, on the loop's own thread
         else:
@@ -96,7 +106,7 @@ def play(
     clock = MonotonicClock()
     screen = LogScreen()
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
-    notices = ScreenNotices(screen)
+    notices = ScreenNotices(screen, book)
     package_log = logging.getLogger("voicehost")
     package_log.addHandler(notices)
     if not interactive:  # line mode and the service: notices also go to stderr (the log)
@@ -113,9 +123,15 @@ def play(
 
     def listening(ready: ListenerReady) -> None:  # on the loader's thread: via the log
         if ready.status is ListenerStatus.READY:
-            log.info("%s", book.screen("listening_ready", {"seconds": round(ready.seconds, 1)}))
+            log.info(
+                "%s",
+                book.screen("listening_ready", {"seconds": round(ready.seconds, 1)}),
+                extra=WRITTEN,
+            )
         else:
-            log.warning("%s", book.screen("listening_failed", {"reason": ready.reason}))
+            log.warning(
+                "%s", book.screen("listening_failed", {"reason": ready.reason}), extra=WRITTEN
+            )
 
     listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)
@@ -146,7 +162,7 @@ def play(
         )
     notices.attach(host)
     for message in set_aside:
-        log.warning("%s", message)
+        log.warning("%s", message, extra=notice("journal_set_aside", reason=message))
     if resume:
         host.resume()
     else:
@@ -167,13 +183,13 @@ def play(
                 try:
                     device.close()
                 except Exception:  # noqa: BLE001 - closing must never hide the game's result
-                    log.exception("closing %s failed", device)
+                    log.exception("closing %s failed", device, extra=LOG_ONLY)
         host.close()
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
     elif not journal_path.exists():
-        print(f"The game was not saved: {journal_path} could not be written.")
+        print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
         print(book.screen("game_paused", {"journal": journal_path}))
     return 0

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from voicehost.notices import notice
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -65,7 +67,11 @@ def make_sound(
 
     if settings.voice.engine == "text":
         if audio_out is not None:
-            log.warning("voice.engine is text: nothing to record to %s", audio_out)
+            log.warning(
+                "voice.engine is text: nothing to record to %s",
+                audio_out,
+                extra=notice("text_nothing_recorded", path=audio_out),
+            )
         return Sound(TextSpeaker(clock), SilentCues())
     from voicehost.errors import DeviceError
     from voicehost.voice_out.sound import open_sound_output
@@ -74,13 +80,18 @@ def make_sound(
 
     library = speech_library(settings)
     report = library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
-    log.info("voice: %s", report.describe())
+    log.info(
+        "voice: %s",
+        report.describe(),
+        extra=notice("voice_ready", pieces=report.pieces, pack=report.from_pack),
+    )
     crash = sound_system_crash()
     if crash is not None:
         log.warning(
             "%s; repair or remove a broken ~/.asoundrc or /etc/asound.conf "
             "(`voicehost doctor` explains). Announcements are shown as text.",
             crash,
+            extra=notice("sound_system_broken", reason=crash),
         )
         return Sound(TextSpeaker(clock), SilentCues())
     try:
@@ -94,7 +105,9 @@ def make_sound(
             block_frames=settings.audio.block_frames,
         )
     except DeviceError as exc:
-        log.warning("%s. Announcements are shown as text.", exc)
+        log.warning(
+            "%s. Announcements are shown as text.", exc, extra=notice("no_sound_card", reason=exc)
+        )
         return Sound(TextSpeaker(clock), SilentCues())
     return Sound(output, output, output)
 
@@ -160,6 +173,12 @@ def make_listener(
             settings.language,
             settings.path(settings.listener.models_dir),
             install_hint(settings.language),
+            extra=notice(
+                "no_model",
+                language=settings.language,
+                folder=settings.path(settings.listener.models_dir),
+                hint=install_hint(settings.language),
+            ),
         )
         return None
     from voicehost.phrases import PhraseBook
@@ -187,10 +206,12 @@ def make_keypad(settings: Settings) -> Keypad | None:
     except MissingDependency:
         if settings.keypad.enabled == "on":
             raise
-        log.warning("no keypad support (python-evdev is missing): keyboard only")
+        log.warning(
+            "no keypad support (python-evdev is missing): keyboard only", extra=notice("no_evdev")
+        )
         return None
     if found is None and settings.keypad.enabled == "auto":
-        log.info("no keypad found: keyboard only")
+        log.info("no keypad found: keyboard only", extra=notice("no_keypad"))
         return None
     return EvdevKeypad(settings.keypad.keymap, evdev_opener(settings.keypad.device))
 
@@ -220,6 +241,7 @@ def make_private_channel(
         log.warning(
             "no keypad with a %s LED found: the Commissar's answer goes to the screen",
             settings.private.led,
+            extra=notice("no_led", led=settings.private.led),
         )
         return on_screen
     from voicehost.keypad.led import EvdevLed, LedPrivateChannel

@@ -18,6 +18,7 @@ import os
 import select
 import sys
 import termios
+import textwrap
 import threading
 import time
 from collections.abc import Callable
@@ -278,7 +279,7 @@ class CursesUI:
             curses.resizeterm(size.lines, size.columns)
             self._shown = []
         height, width = window.getmaxyx()
-        rows = screen_rows(self.host, self.screen, self.buffer, height)
+        rows = screen_rows(self.host, self.screen, self.buffer, height, width - 1)
         if rows == self._shown:
             return
         self._shown = rows
@@ -291,20 +292,24 @@ class CursesUI:
         window.refresh()
 
 
-def screen_rows(host: Host, screen: LogScreen, buffer: str, height: int) -> list[tuple[str, str]]:
+def screen_rows(
+    host: Host, screen: LogScreen, buffer: str, height: int, width: int | None = None
+) -> list[tuple[str, str]]:
     """The screen as rows of (text, style): status, private line, the log, the typed line.
 
-    A pure function of what the host and the screen hold, so tests read exactly what the table
-    sees.
+    A line longer than ``width`` goes on in the rows below it (an install hint must be readable
+    whole). A pure function of what the host and the screen hold, so tests read exactly what the
+    table sees.
     """
-    status = status_lines(host)
+    status = [row for line in status_lines(host) for row in _wrapped(line, width)]
     rows: list[tuple[str, str]] = [
         (text, "bold" if index == 0 else "")
         for index, text in enumerate(status[: max(0, height - 4)])
     ]
     rows.append((screen.current_private(), "reverse"))
     log_rows = max(0, height - len(rows) - 2)
-    recent = screen.lines[-log_rows:] if log_rows else []
+    log_lines = [row for line in screen.lines[-log_rows:] for row in _wrapped(line, width)]
+    recent = log_lines[-log_rows:] if log_rows else []
     rows.extend((text, "") for text in recent)
     while len(rows) < height - 1:
         rows.append(("", ""))
@@ -312,6 +317,13 @@ def screen_rows(host: Host, screen: LogScreen, buffer: str, height: int) -> list
     night = state is not None and state.phase.is_night
     rows.append((f"> {masked(buffer) if night else buffer}", ""))
     return rows[:height]
+
+
+def _wrapped(line: str, width: int | None) -> list[str]:
+    """``line`` as rows of at most ``width`` characters, broken at spaces where it can be."""
+    if width is None or width < 10 or len(line) <= width:
+        return [line]
+    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
 
 
 class PlainUI:

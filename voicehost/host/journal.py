@@ -31,6 +31,7 @@ from voicehost.game.errors import BadRecord
 from voicehost.game.inputs import Input, drop_last_undoable, from_json, to_json
 from voicehost.game.rules import GameRules
 from voicehost.host import storage
+from voicehost.notices import LOG_ONLY, notice
 
 FORMAT = "voicehost-journal/1"
 FORMAT_FAMILY = "voicehost-journal/"
@@ -163,6 +164,7 @@ class Journal:
                     "journal %s could be read by others (mode %o): it is owner-only (600) now",
                     path,
                     mode,
+                    extra=notice("journal_was_readable", path=path),
                 )
             _drop_torn_tail(descriptor)
             os.lseek(descriptor, 0, os.SEEK_END)
@@ -223,7 +225,9 @@ class Journal:
             if self._on_saving is not None:
                 self._on_saving(True, "")
             else:
-                log.warning("journal %s: saving again, every input is on disk", self.path)
+                log.warning(
+                    "journal %s: saving again, every input is on disk", self.path, extra=LOG_ONLY
+                )
 
     def _open_new(self) -> int:
         """Create the file (owner-only, locked); a failed first write leaves no empty file."""
@@ -263,6 +267,7 @@ class Journal:
             "journal %s cannot be written (%s): inputs wait in memory until it can",
             self.path,
             self.problem,
+            extra=LOG_ONLY,  # no host to tell the table (a host is told through on_saving)
         )
 
     def close(self) -> None:
@@ -275,6 +280,7 @@ class Journal:
                 self.path,
                 len(self._pending),
                 self.problem,
+                extra=LOG_ONLY,
             )
         if self._descriptor is not None:
             os.close(self._descriptor)
@@ -503,7 +509,7 @@ def choose_resumable(
         except (JournalError, OSError) as exc:
             reason = str(exc).removeprefix(f"{path}, ").removeprefix(f"{path} ")
             message = set_aside(path, reason)
-            log.warning("%s", message)
+            log.warning("%s", message, extra=LOG_ONLY)  # the caller shows and says it
             messages.append(message)
             continue
         good.append(path)
@@ -521,6 +527,7 @@ def mark_finished(path: Path) -> None:
             "cannot mark %s finished (%s): the service may offer to resume it",
             path,
             storage.reason(exc),
+            extra=notice("cannot_mark_finished", path=path, reason=storage.reason(exc)),
         )
 
 

@@ -53,6 +53,7 @@ from voicehost.host.commands import (
 )
 from voicehost.host.journal import Journal, mark_finished
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
+from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
 
@@ -458,10 +459,15 @@ class Host:
                 f"the journal {self.journal_path} cannot be written ({self._saving_reason}): "
                 "the game goes on, its inputs wait in memory and are written when it can be"
             )
-            log.warning("%s", message)  # the time of a log line, too, must not fall at night
-            self.screen.message(f"✗ {message}")
+            log.warning("%s", message, extra=LOG_ONLY)  # a log line's time must not fall at night
+            shown = {"journal": self.journal_path, "reason": self._saving_reason}
+            self.screen.message(f"✗ {self.book.screen('journal_cannot_save', shown)}")
         else:
-            log.warning("the journal %s is written again: no input was lost", self.journal_path)
+            log.warning(
+                "the journal %s is written again: no input was lost",
+                self.journal_path,
+                extra=LOG_ONLY,
+            )  # the table hears it
         self._say(key)
 
     def _start_timer(self, effect: StartTimer) -> None:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from voicehost.errors import ConfigError, DeviceError, MissingDependency
+from voicehost.notices import LOG_ONLY, notice
 from voicehost.ports import Key, KeyPressed
 
 if TYPE_CHECKING:
@@ -184,7 +185,12 @@ class EvdevDevice:
             try:
                 self._device.grab()
             except OSError as exc:
-                log.warning("keypad %s is used by another program too (%s)", path, exc)
+                log.warning(
+                    "keypad %s is used by another program too (%s)",
+                    path,
+                    exc,
+                    extra=notice("keypad_shared", path=path),
+                )
 
     def read_events(self, timeout: float) -> Iterable[InputEvent]:
         ready, _, _ = select.select([self._device.fd], [], [], timeout)
@@ -210,7 +216,12 @@ def evdev_opener(device: str, *, grab: bool = True) -> Opener:
         try:
             return EvdevDevice(info.path, grab=grab)
         except OSError as exc:
-            log.warning("cannot open keypad %s: %s", info.path, exc)
+            log.warning(
+                "cannot open keypad %s: %s",
+                info.path,
+                exc,
+                extra=notice("keypad_cannot_open", path=info.path, reason=exc),
+            )
             return None
 
     return open_keypad
@@ -270,7 +281,7 @@ class EvdevKeypad:
             try:
                 self._pump(source, on_key)
             except OSError as exc:
-                log.warning("keypad lost: %s", exc)
+                log.warning("keypad lost: %s", exc, extra=LOG_ONLY)  # the host says it aloud
             finally:
                 source.close()
 
@@ -296,4 +307,8 @@ def _call_safely(callback: Callable[[Any], None], value: Any) -> None:
     try:
         callback(value)
     except Exception as exc:  # noqa: BLE001 - the next key must still work
-        log.error("a keypad key could not be handled (%s); the next key works", type(exc).__name__)
+        log.error(
+            "a keypad key could not be handled (%s); the next key works",
+            type(exc).__name__,
+            extra=LOG_ONLY,  # at night a screen line would mark the moment of an entry
+        )

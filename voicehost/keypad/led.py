@@ -25,6 +25,7 @@ from voicehost.config import PrivateSettings
 from voicehost.errors import DeviceError
 from voicehost.game.effects import Private, PrivateKind
 from voicehost.keypad.evdev_keypad import LED_NAMES, find_keypad, import_evdev
+from voicehost.notices import LOG_ONLY
 from voicehost.ports import PrivateChannel
 
 log = logging.getLogger(__name__)
@@ -176,12 +177,12 @@ class LedPrivateChannel:
         try:
             self._led.set(lit)
         except OSError as exc:
-            log.warning("keypad LED cannot be written: %s", exc)
+            log.warning("keypad LED cannot be written: %s", exc, extra=LOG_ONLY)  # at night
             return False
         return True
 
     def _give_to_fallback(self, message: Private) -> None:
         if self._fallback is None:
-            log.error("a private message was lost: no keypad LED and no screen")
+            log.error("a private message was lost: no keypad LED and no screen", extra=LOG_ONLY)
             return
         self._fallback.show(message)

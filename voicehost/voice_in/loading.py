@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from voicehost.errors import VoicehostError
+from voicehost.notices import LOG_ONLY
 from voicehost.ports import Listener, StopWordHeard
 
 log = logging.getLogger(__name__)
@@ -122,11 +123,13 @@ class LoadingListener:
             inner = self._load()
             inner.start(on_stop_word)
         except VoicehostError as exc:  # a wrong model, no vosk, no microphone: keys go on
-            log.warning("%s: %s", exc, KEYS_MEANWHILE)
+            log.warning("%s: %s", exc, KEYS_MEANWHILE, extra=LOG_ONLY)  # the host tells the table
             self._finish(ListenerReady(ListenerStatus.FAILED, str(exc), self._since(began)))
             return
         except Exception as exc:  # noqa: BLE001 - whatever Vosk raises, the game goes on
-            log.exception("the speech model could not be loaded: %s", KEYS_MEANWHILE)
+            log.exception(
+                "the speech model could not be loaded: %s", KEYS_MEANWHILE, extra=LOG_ONLY
+            )
             self._finish(ListenerReady(ListenerStatus.FAILED, repr(exc), self._since(began)))
             return
         with self._lock:
@@ -142,7 +145,7 @@ class LoadingListener:
         if token is not None:
             inner.listen(token)
         seconds = self._since(began)
-        log.info("listening ready (the speech model loaded in %.1f s)", seconds)
+        log.info("listening ready (the speech model loaded in %.1f s)", seconds, extra=LOG_ONLY)
         self._finish(ListenerReady(ListenerStatus.READY, "", seconds))
 
     def _since(self, began: float) -> float:
@@ -156,4 +159,4 @@ class LoadingListener:
             try:
                 self._on_ready(result)
             except Exception:  # noqa: BLE001 - a screen's hook must not stop the listener
-                log.exception("the listening-ready hook failed")
+                log.exception("the listening-ready hook failed", extra=LOG_ONLY)

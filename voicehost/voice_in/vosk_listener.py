@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from voicehost.errors import MissingDependency
+from voicehost.notices import LOG_ONLY
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
     Decision,
@@ -326,6 +327,7 @@ class VoskListener:
                     "the listener failed; trying again in %.0f s (speeches end from the "
                     "keyboard or keypad meanwhile)",
                     RESTART_DELAY_SECONDS,
+                    extra=LOG_ONLY,  # it may be night: no screen line marks the moment
                 )
             if self._closing.wait(RESTART_DELAY_SECONDS):
                 return
@@ -338,7 +340,7 @@ class VoskListener:
             self.source.close()
             self.source.open()
         except Exception:  # noqa: BLE001 - the next round of _run tries again
-            log.exception("the microphone could not be opened again")
+            log.exception("the microphone could not be opened again", extra=LOG_ONLY)
 
     def process(self, block: AudioBlock) -> None:
         """Handle one block of audio (called on the Listener's thread)."""
@@ -443,5 +445,11 @@ def build_listener(
             block_seconds=listening.block_seconds,
         )
     recognizer = StopWordRecognizer(model, words, source.sample_rate)
-    log.info("listening for %s with %s (%d grammar words)", stop_words, folder.name, len(words))
+    log.info(
+        "listening for %s with %s (%d grammar words)",
+        stop_words,
+        folder.name,
+        len(words),
+        extra=LOG_ONLY,
+    )
     return VoskListener(recognizer, source, clock, stop_words, tuning_from(listening), on_event)

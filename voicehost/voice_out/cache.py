@@ -26,6 +26,7 @@ from typing import Protocol
 
 from voicehost.clips import AudioFileError, Clip, read_wav, trim_silence, write_wav
 from voicehost.errors import VoicehostError
+from voicehost.notices import LOG_ONLY
 from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice
 from voicehost.voice_out.wavcheck import check_wav
 
@@ -118,7 +119,7 @@ class AudioCache:
         try:
             return read_wav(path)
         except AudioFileError as exc:
-            log.warning("%s; rendering it again", exc)
+            log.warning("%s; rendering it again", exc, extra=LOG_ONLY)
             return None
 
     def _problem(self, text: str) -> str | None:
@@ -133,6 +134,7 @@ class AudioCache:
                 text,
                 path,
                 problem,
+                extra=LOG_ONLY,  # repaired at once: nothing for the table to do
             )
         return problem
 

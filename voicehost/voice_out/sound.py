@@ -34,6 +34,7 @@ import numpy as np
 from voicehost.clips import Clip, Samples, resample, to_int16
 from voicehost.errors import DeviceError
 from voicehost.game.model import Cue
+from voicehost.notices import LOG_ONLY
 from voicehost.ports import Clock, Utterance
 from voicehost.voice_out.cues import cue_clips
 from voicehost.voice_out.mixer import Lane, Mixer, Placement, Timeline
@@ -301,7 +302,7 @@ class DeviceBackend(Backend):
             outdata[:, 0] = output.pull(frames)
         except Exception:  # noqa: BLE001 - an exception would stop the stream for good
             if not self._failed:
-                log.exception("sound output callback failed; playing silence")
+                log.exception("sound output callback failed; playing silence", extra=LOG_ONLY)
                 self._failed = True
             outdata.fill(0)
 

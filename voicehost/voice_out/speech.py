@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from voicehost.clips import Clip, concatenate, normalise, resample, silence
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
+from voicehost.notices import notice
 from voicehost.ports import Segment, Utterance
 from voicehost.voice_out.cache import AudioCache, BuildReport
 from voicehost.voice_out.tts import EspeakSynthesizer, engine_version, voice_choice
@@ -180,7 +181,11 @@ class SpeechLibrary:
             try:
                 clip = self._level(self.pack.clip(key, self.rate))
             except VoicehostError as exc:
-                log.error("voice pack: %s; this piece stays silent", exc)
+                log.error(
+                    "voice pack: %s; this piece stays silent",
+                    exc,
+                    extra=notice("pack_piece_broken", reason=exc),
+                )
                 clip = silence(0, self.rate)
             self._pack_clips[key] = clip
         return clip
@@ -195,12 +200,23 @@ class SpeechLibrary:
     def _late(self, segment: Segment) -> Clip:
         """A piece nobody prepared: synthesise it once now, and say so."""
         if self.cache is None:
-            log.error("no voice for «%s» (%s): nothing synthesises it", segment.text, segment.key)
+            log.error(
+                "no voice for «%s» (%s): nothing synthesises it",
+                segment.text,
+                segment.key,
+                extra=notice("no_voice", text=segment.shown),
+            )
             return silence(0, self.rate)
         try:
             clip, fresh = self.cache.get(segment.text)
         except VoicehostError as exc:
-            log.error("cannot synthesise «%s» (%s): %s", segment.text, segment.key, exc)
+            log.error(
+                "cannot synthesise «%s» (%s): %s",
+                segment.text,
+                segment.key,
+                exc,
+                extra=notice("cannot_synthesise", text=segment.shown, reason=exc),
+            )
             return silence(0, self.rate)
         if fresh:
             self.live_syntheses.append(segment.key)
@@ -209,6 +225,7 @@ class SpeechLibrary:
                 "run `voicehost phrases build` before the next one",
                 segment.text,
                 segment.key,
+                extra=notice("synthesised_late", text=segment.shown),
             )
         return self._level(clip)
 

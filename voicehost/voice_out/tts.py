@@ -35,6 +35,7 @@ import numpy as np
 from voicehost.clips import Clip, read_wav
 from voicehost.config import Settings, VoiceSettings
 from voicehost.errors import MissingDependency, VoicehostError
+from voicehost.notices import LOG_ONLY
 from voicehost.voice_out.wavcheck import check_wav
 
 log = logging.getLogger(__name__)
@@ -168,7 +169,12 @@ class EspeakSynthesizer:
                     self._wait_until_written(text)
                 if _UTTERANCE.completed:
                     break
-                log.info("espeak-ng was cancelled in «%s» (attempt %d)", text, attempt + 1)
+                log.info(
+                    "espeak-ng was cancelled in «%s» (attempt %d)",
+                    text,
+                    attempt + 1,
+                    extra=LOG_ONLY,
+                )
             else:
                 raise SynthesisError(
                     f"espeak-ng stopped before the end of «{text}» {SYNTHESIS_ATTEMPTS} times; "

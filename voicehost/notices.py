@@ -1,0 +1,39 @@
+"""Notices: log lines that the host's screen shows in the game's language.
+
+Adapters below the phrase book log in English, for the system log and whoever repairs the box.
+A log call that is also news for the person at the table names a phrase with ``extra=``::
+
+    log.info("no keypad found: keyboard only", extra=notice("no_keypad"))
+
+and the screen shows the book's ``screen.notice_no_keypad`` instead of the English line. A line
+for the log alone says so with ``extra=LOG_ONLY`` (another notice already tells the table), and
+one already written from the book with ``extra=WRITTEN``.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+ATTRIBUTE = "voicehost_notice"
+
+LOG_ONLY: dict[str, Any] = {ATTRIBUTE: ("", {})}
+"""``extra=`` for a log line the screen does not show."""
+
+
+WRITTEN: dict[str, Any] = {ATTRIBUTE: ("*", {})}
+"""``extra=`` for a log line already written in the game's language (from the phrase book)."""
+
+
+def notice(key: str, **params: Any) -> dict[str, Any]:
+    """``extra=`` for a log line the screen shows as the phrase ``screen.notice_<key>``."""
+    return {ATTRIBUTE: (key, params)}
+
+
+def notice_of(record: logging.LogRecord) -> tuple[str, dict[str, Any]] | None:
+    """The phrase a log record names (key ``""``: not for the screen), or None if it names none."""
+    found = record.__dict__.get(ATTRIBUTE)
+    if found is None:
+        return None
+    key, params = found
+    return str(key), dict(params)
