@@ -176,17 +176,23 @@ def rehearse(
             print(f"[{index + 1}/{len(utterances)}] {key}: {utterance.text}", file=out, flush=True)
             speaker.say(utterance)
             _wait_until(clock, speaker.busy_until())
-            action = next(keys, "q")
-            if action == "q":
+            moved = _move(index, next(keys, "q"))
+            if moved is None:
                 break
-            if action == "p":
-                index = max(0, index - 1)
-            elif action != "r":
-                index += 1
+            index = moved
     finally:
         speaker.close()
         cues.close()
     return 0
+
+
+def _move(index: int, action: str) -> int | None:
+    """The phrase a key moves to: Enter/n the next, r the same, p the previous; q: None."""
+    if action == "q":
+        return None
+    if action == "p":
+        return max(0, index - 1)
+    return index if action == "r" else index + 1
 
 
 def compare(
@@ -218,13 +224,10 @@ def compare(
             player.play(synthetic.utterance_clip(utterance))
             player.play(silence(0.6, settings.audio.sample_rate))
             player.play(recorded.utterance_clip(utterance))
-            action = next(keys, "q")
-            if action == "q":
+            moved = _move(index, next(keys, "q"))
+            if moved is None:
                 break
-            if action == "p":
-                index = max(0, index - 1)
-            elif action != "r":
-                index += 1
+            index = moved
     finally:
         player.close()
     return 0
