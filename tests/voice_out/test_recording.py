@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given
+from hypothesis import HealthCheck, assume, given
 from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from take_kit import RATE, clipped, good, hiss, quiet, room, speech, to_int16
@@ -241,6 +241,9 @@ def test_import_refuses_escapes_and_non_wav_members(
 )
 @given(name=st.text(min_size=1, max_size=30))
 def test_import_never_writes_outside_the_folder(tmp_path: Path, name: str) -> None:
+    # zipfile cuts a name at its first NUL, writing and reading alike; a name that is empty
+    # before it cannot be put in a zip at all (writestr raises IndexError)
+    assume(name.split("\0", 1)[0])
     archive = tmp_path / "fuzz.zip"
     with zipfile.ZipFile(archive, "w") as zipped:
         zipped.writestr(name, b"RIFF\0\0\0\0WAVE")
