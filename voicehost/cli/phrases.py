@@ -167,10 +167,11 @@ def run_record(args: argparse.Namespace) -> int:
         espeak_phonemes,
         game_numbers,
         game_pieces,
-        mark_stress,
         phrase_fingerprints,
         recorded_texts,
         select_pieces,
+        stress_marks,
+        with_audible_guides,
     )
     from voicehost.voice_out.speech import speech_library
 
@@ -203,10 +204,18 @@ def run_record(args: argparse.Namespace) -> int:
     )
     from voicehost.ports import Segment
 
-    synthetic.prepare(Segment(p.key, p.text) for p in pieces)
-    guide = {p.key: synthetic.segment_clip(Segment(p.key, p.text)) for p in pieces}
     espeak_voice = "ru" if settings.language == "ru" else settings.language
-    stress = {p.key: mark_stress(p.text, espeak_phonemes(p.text, espeak_voice)) for p in pieces}
+
+    def phonemes(text: str) -> str | None:
+        return espeak_phonemes(text, espeak_voice)
+
+    synthetic.prepare(Segment(p.key, p.text) for p in pieces)
+    pieces = with_audible_guides(
+        pieces, lambda p: synthetic.segment_clip(Segment(p.key, p.text)).duration, phonemes
+    )
+    synthetic.prepare(Segment(p.key, p.guide) for p in pieces if p.guide)
+    guide = {p.key: synthetic.segment_clip(Segment(p.key, p.guide_text)) for p in pieces}
+    stress = stress_marks(pieces, phonemes)
     rate = settings.audio.sample_rate
     reader = MicrophoneReader(
         settings.audio.input_device, sample_rate=rate, real_time=not args.not_real_time
