@@ -157,7 +157,7 @@ def run_record(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from voicehost.cli.rehearse import _keys
+    from voicehost.cli.rehearse import key_presses
     from voicehost.phrases import PhraseBook
     from voicehost.voice_in.microphone import MicrophoneReader
     from voicehost.voice_out.recording import (
@@ -236,7 +236,7 @@ def run_record(args: argparse.Namespace) -> int:
     started = time.monotonic()
     try:
         reader.open()
-        report = session.run(pieces, _keys(sys.stdin), sys.stdout)
+        report = session.run(pieces, key_presses(sys.stdin, enter=""), sys.stdout)
     finally:
         reader.close()
         player.close()

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.compare:
         if not settings.voice.pack:
             raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
-        return compare(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+        return compare(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
         if args.list:
@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             written = render_to_files(utterances, library, args.out)
             print(f"Wrote {written} files to {args.out}.")
         return 0
-    return rehearse(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+    return rehearse(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
 
 
 def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
@@ -243,16 +243,20 @@ def _library(settings: config.Settings, book: Any) -> Any:
     return library
 
 
-def _keys(stream: TextIO) -> Iterator[str]:
-    """Navigation keys: single key presses on a terminal, else the first letter of each line."""
+def key_presses(stream: TextIO, enter: str = "n") -> Iterator[str]:
+    """Keys: single key presses on a terminal, else the first letter of each line.
+
+    Enter (and the space bar, and an empty line) is given as ``enter``: "next" when rehearsing,
+    "" (keep the take) when recording.
+    """
     if stream.isatty():
-        yield from _terminal_keys(stream)
+        yield from _terminal_keys(stream, enter)
         return
     for line in stream:
-        yield (line.strip()[:1] or "n").lower()
+        yield line.strip()[:1].lower() or enter
 
 
-def _terminal_keys(stream: TextIO) -> Iterator[str]:
+def _terminal_keys(stream: TextIO, enter: str) -> Iterator[str]:
     import termios
     import tty
 
@@ -264,6 +268,6 @@ def _terminal_keys(stream: TextIO) -> Iterator[str]:
             character = stream.read(1)
             if not character:
                 return
-            yield "n" if character in "\r\n " else character.lower()
+            yield enter if character in "\r\n " else character.lower()
     finally:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)

@@ -724,7 +724,8 @@ class RecordingSession:
                     return -1
                 if key == "q":
                     return None
-                out.write(f"    unknown key {key!r}: {KEY_HELP}\n")
+                help_line = KEY_HELP if result.clip is not None else REFUSED_HELP
+                out.write(f"    unknown key {key!r}: {help_line}\n")
                 out.flush()
 
     def keep(self, piece: Piece, clip: Clip) -> None:
