@@ -48,6 +48,12 @@ def test_rehearse_moves_with_next_repeat_previous_and_quit(config, monkeypatch, 
     assert shown == ["[1/8]", "[2/8]", "[2/8]", "[1/8]", "[2/8]"]
 
 
+def test_rehearse_has_the_sample_topic_ready(config, capsys, caplog):
+    assert main(["--config", config, "rehearse", "--key", "acquaintance.topic", "--list"]) == 0
+    assert "любимая книга" in capsys.readouterr().out
+    assert not [r.message for r in caplog.records if "synthesised during" in r.getMessage()]
+
+
 def test_rehearse_names_the_choices_for_a_wrong_phase_or_key(ru_book):
     with pytest.raises(VoicehostError, match="the phases are: game, acquaintance, night0, night"):
         select_keys(ru_book.keys(), phase="nite", key=None)

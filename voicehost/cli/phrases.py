@@ -232,7 +232,8 @@ def run_record(args: argparse.Namespace) -> int:
         stress=stress,
         fingerprints=fingerprints,
     )
-    print(f"Recording {len(pieces)} pieces into {folder}. Speak after the third (high) beep.")
+    count = f"{len(pieces)} piece" + ("" if len(pieces) == 1 else "s")
+    print(f"Recording {count} into {folder}. Speak after the third (high) beep.")
     started = time.monotonic()
     try:
         reader.open()

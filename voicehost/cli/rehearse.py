@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
     keys = select_keys(book.keys(), phase=args.phase, key=args.key)
+    settings = with_sample_topic(settings, book.language)
     topic = settings.rules.acquaintance_topic
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
@@ -86,6 +87,21 @@ def run(args: argparse.Namespace) -> int:
             print(f"Wrote {written} files to {args.out}.")
         return 0
     return rehearse(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
+
+
+def with_sample_topic(settings: config.Settings, language: str) -> config.Settings:
+    """``settings`` with a sample acquaintance topic when config.yaml sets none.
+
+    The topic is the one text a game is given from outside the book; the voice is prepared
+    for the configured one, so with a sample topic nothing is synthesised while rehearsing.
+    """
+    import dataclasses
+
+    if settings.rules.acquaintance_topic.strip():
+        return settings
+    topic = SAMPLE_TOPIC.get(language, SAMPLE_TOPIC["en"])
+    rules = dataclasses.replace(settings.rules, acquaintance_topic=topic)
+    return dataclasses.replace(settings, rules=rules)
 
 
 def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
@@ -239,7 +255,7 @@ def _library(settings: config.Settings, book: Any) -> Any:
     if settings.voice.engine == "text":
         raise VoicehostError("voice.engine is text: there is no voice to list or render")
     library = speech_library(settings)
-    library.prepare(book.all_segments())
+    library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     return library
 
 
