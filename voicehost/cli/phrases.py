@@ -121,7 +121,8 @@ def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
             shown = compress_keys(missing)
             more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
             lines.append(
-                f"For {seats} players: {len(missing)} pieces missing: {', '.join(shown[:12])}{more}"
+                f"For {seats} players: {_pieces(len(missing))} missing: "
+                f"{', '.join(shown[:12])}{more}"
             )
         else:
             lines.append(f"For {seats} players: every piece is recorded.")
@@ -232,8 +233,7 @@ def run_record(args: argparse.Namespace) -> int:
         stress=stress,
         fingerprints=fingerprints,
     )
-    count = f"{len(pieces)} piece" + ("" if len(pieces) == 1 else "s")
-    print(f"Recording {count} into {folder}. Speak after the third (high) beep.")
+    print(f"Recording {_pieces(len(pieces))} into {folder}. Speak after the third (high) beep.")
     started = time.monotonic()
     try:
         reader.open()
@@ -249,6 +249,10 @@ def run_record(args: argparse.Namespace) -> int:
     if report.quit:
         print("Stopped: `voicehost phrases record --missing` goes on from here.")
     return 0
+
+
+def _pieces(count: int) -> str:
+    return f"{count} piece" if count == 1 else f"{count} pieces"
 
 
 def run_export(args: argparse.Namespace) -> int:
