@@ -74,12 +74,13 @@ def run(args: argparse.Namespace) -> int:
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
     keys = select_keys(book.keys(), phase=args.phase, key=args.key)
+    settings = with_sample_topic(settings, book.language)
     topic = settings.rules.acquaintance_topic
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
         if not settings.voice.pack:
             raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
-        return compare(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+        return compare(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
         if args.list:
@@ -88,7 +89,22 @@ def run(args: argparse.Namespace) -> int:
             written = render_to_files(utterances, library, args.out)
             print(f"Wrote {written} files to {args.out}.")
         return 0
-    return rehearse(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+    return rehearse(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
+
+
+def with_sample_topic(settings: config.Settings, language: str) -> config.Settings:
+    """``settings`` with a sample acquaintance topic when config.yaml sets none.
+
+    The topic is the one text a game is given from outside the book; the voice is prepared
+    for the configured one, so with a sample topic nothing is synthesised while rehearsing.
+    """
+    import dataclasses
+
+    if settings.rules.acquaintance_topic.strip():
+        return settings
+    topic = SAMPLE_TOPIC.get(language, SAMPLE_TOPIC["en"])
+    rules = dataclasses.replace(settings.rules, acquaintance_topic=topic)
+    return dataclasses.replace(settings, rules=rules)
 
 
 def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
@@ -244,20 +260,24 @@ def _library(settings: config.Settings, book: Any) -> Any:
     if settings.voice.engine == "text":
         raise VoicehostError("voice.engine is text: there is no voice to list or render")
     library = speech_library(settings)
-    library.prepare(book.all_segments())
+    library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     return library
 
 
-def _keys(stream: TextIO) -> Iterator[str]:
-    """Navigation keys: single key presses on a terminal, else the first letter of each line."""
+def key_presses(stream: TextIO, enter: str = "n") -> Iterator[str]:
+    """Keys: single key presses on a terminal, else the first letter of each line.
+
+    Enter (and the space bar, and an empty line) is given as ``enter``: "next" when rehearsing,
+    "" (keep the take) when recording.
+    """
     if stream.isatty():
-        yield from _terminal_keys(stream)
+        yield from _terminal_keys(stream, enter)
         return
     for line in stream:
-        yield (line.strip()[:1] or "n").lower()
+        yield line.strip()[:1].lower() or enter
 
 
-def _terminal_keys(stream: TextIO) -> Iterator[str]:
+def _terminal_keys(stream: TextIO, enter: str) -> Iterator[str]:
     import termios
     import tty
 
@@ -269,6 +289,6 @@ def _terminal_keys(stream: TextIO) -> Iterator[str]:
             character = stream.read(1)
             if not character:
                 return
-            yield "n" if character in "\r\n " else character.lower()
+            yield enter if character in "\r\n " else character.lower()
     finally:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)
