@@ -30,6 +30,14 @@ def test_rehearse_list_prints_every_phrase_with_its_duration(config, capsys, ru_
     assert "Слово игроку номер пять." in nomination
     seconds = float(nomination.split()[1])
     assert 0.8 < seconds < 3.0
+    order = [line.split()[0] for line in lines[:-1]]
+    assert order[0] == "game.start"  # in game order: the opening, the nights, the day, the end
+    assert (
+        order.index("night0.start")
+        < order.index("morning.city_wakes")
+        < order.index("day.vote_for")
+    )
+    assert order.index("foul.warning") < order.index("game.red_wins") < order.index("game.paused")
 
 
 def test_rehearse_out_renders_one_phase_to_files(config, tmp_path, capsys):

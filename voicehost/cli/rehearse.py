@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
 
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
-    keys = select_keys(book.keys(), phase=args.phase, key=args.key)
+    keys = select_keys(in_game_order(book.keys()), phase=args.phase, key=args.key)
     settings = with_sample_topic(settings, book.language)
     topic = settings.rules.acquaintance_topic
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
@@ -105,6 +105,26 @@ def with_sample_topic(settings: config.Settings, language: str) -> config.Settin
     topic = SAMPLE_TOPIC.get(language, SAMPLE_TOPIC["en"])
     rules = dataclasses.replace(settings.rules, acquaintance_topic=topic)
     return dataclasses.replace(settings, rules=rules)
+
+
+#: Where a phrase falls in a game: the opening, the acquaintance round, night 0, each night, its
+#: morning, the day, fouls, the end; then what the host says only when something happens.
+GAME_ORDER = ("game.start", "acquaintance", "night0", "night", "morning", "day", "foul")
+GAME_END = ("game.red_wins", "game.black_wins")
+
+
+def in_game_order(keys: list[str]) -> list[str]:
+    """The phrase keys in the order a game says them (the book's order within a phase)."""
+
+    def place(key: str) -> int:
+        if key in GAME_END:
+            return len(GAME_ORDER)
+        for index, start in enumerate(GAME_ORDER):
+            if key == start or key.split(".", 1)[0] == start:
+                return index
+        return len(GAME_ORDER) + 1  # pauses, the journal, the keypad: when they happen
+
+    return sorted(keys, key=place)
 
 
 def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
