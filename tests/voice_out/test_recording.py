@@ -260,6 +260,24 @@ def test_a_pack_travels_as_a_zip(tmp_path: Path) -> None:
     assert (tmp_path / "copy" / "num.m.7.wav").read_bytes() == (folder / "num.m.7.wav").read_bytes()
 
 
+def test_import_never_overwrites_the_folders_own_recordings_unless_asked(tmp_path: Path) -> None:
+    shared, ours = tmp_path / "shared", tmp_path / "ours"
+    shared.mkdir()
+    ours.mkdir()
+    write_wav(Clip(speech("семь"), RATE), shared / "num.m.7.wav")
+    archive = tmp_path / "pack.zip"
+    export_pack(shared, archive)
+    write_wav(Clip(speech("пять"), RATE), ours / "num.m.7.wav")  # the club's own take
+    own = (ours / "num.m.7.wav").read_bytes()
+    with pytest.raises(VoicePackError, match="already holds other recordings of 1 of these"):
+        import_pack(archive, ours)
+    assert (ours / "num.m.7.wav").read_bytes() == own  # nothing was lost
+    assert import_pack(archive, tmp_path / "copy") == 1  # the same archive, twice: no clash
+    assert import_pack(archive, tmp_path / "copy") == 1
+    assert import_pack(archive, ours, replace=True) == 1
+    assert (ours / "num.m.7.wav").read_bytes() == (shared / "num.m.7.wav").read_bytes()
+
+
 @pytest.mark.parametrize(
     ("name", "data", "why"),
     [

@@ -145,6 +145,9 @@ class HeardInOrder:
     def play(self, clip: Clip) -> None:
         self.clips.append(clip)
 
+    def close(self) -> None:
+        self.closed = True
+
 
 def test_rehearse_compare_plays_each_phrase_synthetic_then_recorded(settings, ru_book, pack):
     import io

@@ -63,6 +63,11 @@ def register(subparsers: Any) -> None:
     imported = pack_actions.add_parser("import", help="unpack a shared pack into a folder")
     imported.add_argument("zip", type=Path, help="the zip file")
     imported.add_argument("pack", type=Path, help="the pack folder to fill")
+    imported.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite recordings the folder already holds (refused otherwise)",
+    )
     imported.set_defaults(func=run_import)
 
 
@@ -268,6 +273,6 @@ def run_import(args: argparse.Namespace) -> int:
     """Unpack a shared pack, then say how it fits this phrase book."""
     from voicehost.voice_out.voicepack import import_pack
 
-    count = import_pack(args.zip, args.pack)
+    count = import_pack(args.zip, args.pack, replace=args.replace)
     print(f"Imported {count} files into {args.pack}.")
     return run_check(argparse.Namespace(config=args.config, pack=args.pack))
