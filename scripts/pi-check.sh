@@ -125,15 +125,24 @@ pip_local_dirs() {   # local folders the host's pip configuration points at
 }
 
 write_pip_config() {   # the host's effective pip settings, for every user of the root
+    # pip's certificate bundle gets a file of its own: the root's ca-certificates package
+    # rewrites /etc/ssl/certs/ca-certificates.crt (at its install, and whenever apt runs its
+    # hook) without the certificates this machine's network may need
+    local cert file
+    cert=$(python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.cert='(.*)'$/\1/p" | head -n1)
+    mkdir -p "$ROOT/etc/pi-check"
     {
         echo "# written by voicehost's scripts/pi-check.sh from the host's pip settings"
         echo "[global]"
-        python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.([a-z-]+)='(.*)'$/\1 = \2/p" | sort -u -k1,1
+        python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.([a-z-]+)='(.*)'$/\1 = \2/p" \
+            | grep -v '^cert = ' | sort -u -k1,1
+        if [[ -n $cert && -f $cert ]]; then echo "cert = /etc/pi-check/pip-ca.crt"; fi
     } > "$ROOT/etc/pip.conf"
-    local file
-    for file in $(sed -nE 's/^(constraint|cert) = (.*)$/\2/p' "$ROOT/etc/pip.conf"); do
+    if [[ -n $cert && -f $cert ]]; then cp -fL "$cert" "$ROOT/etc/pi-check/pip-ca.crt"; fi
+    for file in $(sed -nE 's/^constraint = (.*)$/\1/p' "$ROOT/etc/pip.conf"); do
         [[ -f $file ]] && { mkdir -p "$ROOT$(dirname "$file")"; cp -fL "$file" "$ROOT$file"; }
     done
+    return 0
 }
 
 # ---------------------------------------------------------------- steps
