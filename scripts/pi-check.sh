@@ -185,8 +185,9 @@ step_clone() {
     say "cloned $commit: $(git -C "$REPO" log -1 --format=%s "$commit")"
 }
 
-step_run() {   # make run, stdin at EOF, until the first announcement; then stop it
-    local log=$LOGS/$ARCH-run.log pid waited=0
+step_run() {   # make run, stdin at EOF, until the first announcement; then stop it (the host
+               # may be quicker: at the end of its input it saves the game and ends by itself)
+    local log=$LOGS/$ARCH-run.log pid waited=0 rc
     : > "$log"
     setsid bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi 'cd ~/voicehost && make run' \
         </dev/null >'$log' 2>&1" &
@@ -206,6 +207,10 @@ step_run() {   # make run, stdin at EOF, until the first announcement; then stop
         sleep 2; waited=$((waited + 2))
     done
     wait "$pid" && rc=0 || rc=$?
+    if grep -q "$STARTED_TEXT" "$log"; then   # it started, then ended at its input's end
+        say "the host started: «$(grep -m1 -o "$STARTED_TEXT.*" "$log")», and ended (status $rc) at the end of its input"
+        return "$rc"
+    fi
     say "make run ended (status $rc) before the host started; the end of $log:"
     tail -n 20 "$log"
     return 1
