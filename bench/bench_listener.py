@@ -70,7 +70,7 @@ class Options:
 
     silence: float = 0.6
     fillers: int = 50
-    competitors: int = 0
+    competitors: int = 3
     margin: float = 12.0
     vad: str = "silero"
     confidence: float = 0.0

@@ -86,7 +86,7 @@ class ListenerSettings:
     """After the host stops speaking, the microphone stays ignored this long (room echo)."""
     block_seconds: float = bounded(0.01, 0.5, 0.05)
     """Microphone audio is handed to Vosk in blocks this long (seconds)."""
-    competitors: int = bounded(0, 50, 0)
+    competitors: int = bounded(0, 50, 3)
     """Words of the model that sound most like each stop word, put in the grammar."""
     vad: str = choices("auto", "silero", "webrtc", default="auto")
     """The voice-activity detector that hears the silence after a stop word."""

@@ -224,11 +224,12 @@ def test_the_filler_the_old_code_meant_to_refuse_is_refused():
     assert not sounds_like(sound_key("город"), [sound_key("спасибо"), sound_key("пас")])
 
 
-RUSSIAN_WORDS = (
+RUSSIAN_TEXT = (
     "спасибо пас спасибочки паспорт опасно пасть паз город мафия ночь день голос стол "
     "дом вода игрок шериф доктор красный чёрный судья минута речь слово время пятый "
     "седьмой думаю считаю уверен голосую выставляю спасать опасность запасной"
-).split()
+)
+RUSSIAN_WORDS = RUSSIAN_TEXT.split()
 
 
 def test_competitors_are_the_words_that_sound_most_like_each_stop_word():

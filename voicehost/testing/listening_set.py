@@ -40,11 +40,11 @@ ROOM_DBFS = -70.0
 """The quiet room under a clean take (white noise, dBFS)."""
 
 SENTENCES = (
-    "저는 오번 플레이어를 의심합니다",
-    "어젯밤에 아무 일도 없었습니다",
+    "저는 오번 플레이어를 의심해요",
+    "어젯밤에 아무 일도 없었어요",
     "칠번은 너무 조용했어요",
-    "저는 평화로운 시민입니다",
-    "투표는 삼번에게 하겠습니다",
+    "저는 평화로운 시민이에요",
+    "투표는 삼번에게 할게요",
     "이번 라운드에서는 신중하게 생각해야 해요",
     "제 생각에는 마피아가 두 명 남았어요",
     "경찰은 누구를 확인했을까요",
@@ -65,7 +65,7 @@ SENTENCES = (
     "저는 경찰이 아니에요",
     "사번 플레이어의 행동을 잘 보세요",
 )
-"""Ordinary speech, none of it ending like a stop word."""
+"""Ordinary speech, none of it ending like a stop word (no …합니다: that is a look-alike)."""
 
 LOOKALIKES = (
     "저는 오번을 생각합니다",

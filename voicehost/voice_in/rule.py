@@ -349,21 +349,24 @@ FILLER_ATTEMPTS_PER_WORD = 200
 def choose_competitors(
     vocabulary: Iterable[str], stop_words: Sequence[str], per_word: int
 ) -> tuple[str, ...]:
-    """The vocabulary's words that sound most like each stop word, ``per_word`` for each.
+    """The vocabulary's look-alikes of each stop word, ``per_word`` for each.
 
     In the grammar they give a look-alike somewhere to land: «…합니다» becomes 생각합니다 rather
-    than 감사합니다, «паспорт» stays «паспорт» rather than becoming «пас». A competitor holds a
-    stop word's sound whole (a short stop word) or a run of at least half of it, and is ranked
-    by how few sounds must change to make the stop word of it. Homophones of a stop word (the
-    same sounds) are left out: they would take the stop word's own place. Works for any
-    language written in letters (Cyrillic, Latin) or Hangul.
+    than 감사합니다, «паспорт» stays «паспорт» rather than becoming «пас». A competitor starts
+    with a stop word's sounds («пасть», «паспорт», 패스너: first), ends as it does and differs in
+    a third of its sounds (생각합니다, 죄송합니다, and 합니다 itself: the rule looks at the last
+    word), or holds it («опасно»); it is at least two sounds away (by :func:`sound_key`) and
+    never shorter, but for the stop word's own ending.
+    Measured on the Korean proxy, shorter and nearer words (감사하, 갑니다, 패슬 for 패스) take
+    the stop word's own place when it is said, which costs more than the false ends they
+    prevent. Works for any language written in letters (Cyrillic, Latin) or Hangul.
     """
     if per_word <= 0:
         return ()
     scripts = {_script(char) for word in stop_words for char in word}
     stops = [(word, sound_key(word)) for word in stop_words]
     taken = {word.casefold() for word in stop_words}
-    ranked: dict[str, list[tuple[int, int, str]]] = {word: [] for word in stop_words}
+    ranked: dict[str, list[tuple[int, int, int, str]]] = {word: [] for word in stop_words}
     for word in vocabulary:
         if word.casefold() in taken or not 2 <= len(word) <= 24:
             continue
@@ -371,24 +374,36 @@ def choose_competitors(
             continue
         key = sound_key(word)
         for stop, stop_key in stops:
-            if key == stop_key or not _shares_run(key, stop_key):
+            if not _shares_run(key, stop_key) or len(key) > 2 * len(stop_key) + 2:
                 continue
-            if len(key) > 2 * len(stop_key) + 2:
-                continue
-            ranked[stop].append((_edit_distance(key, stop_key), len(word), word))
+            # The stop word's own ending as a word (합니다), leaving a good part of it unsaid.
+            ending = stop_key.endswith(key) and max(3, len(stop_key) / 2) <= len(key)
+            ending = ending and len(key) <= 0.6 * len(stop_key)
+            if key == stop_key or (len(key) < len(stop_key) and not ending):
+                continue  # the same sounds, or shorter (감사하, 갑니다): it takes its place
+            kind = _kind(key, stop_key)
+            distance = _edit_distance(key, stop_key)
+            nearest = max(2, math.ceil(len(stop_key) / 3)) if kind == 1 else 2
+            if kind is None or distance < nearest:
+                continue  # one sound apart (패슬 for 패스) is heard for the stop word itself
+            ranked[stop].append((kind, distance, len(word), word))
     chosen: dict[str, None] = {}
-    for stop, stop_key in stops:
-        # Half the places go to words holding the whole stop word (паспорт, 패스트), half to the
-        # nearest by sound (пасть, 갑니다): both kinds were heard as the stop word.
-        holding = [entry for entry in sorted(ranked[stop]) if stop_key in sound_key(entry[2])]
-        for _distance, _length, word in holding[: (per_word + 1) // 2]:
+    for stop in stop_words:
+        for *_order, word in sorted(ranked[stop])[:per_word]:
             chosen[word] = None
-        wanted = len(chosen) + per_word - min(len(holding), (per_word + 1) // 2)
-        for _distance, _length, word in sorted(ranked[stop]):
-            if len(chosen) >= wanted:
-                break
-            chosen.setdefault(word, None)
     return tuple(chosen)
+
+
+def _kind(key: str, stop_key: str) -> int | None:
+    """How a look-alike resembles a stop word, best first: it starts with it (паспорт, 패스트),
+    ends as it does (생각합니다), or holds it (опасно); None: none of these."""
+    if key.startswith(stop_key):
+        return 0
+    if key.endswith(stop_key[len(stop_key) // 2 :]):
+        return 1
+    if stop_key in key:
+        return 2
+    return None
 
 
 def _shares_run(key: str, stop_key: str) -> bool:
@@ -421,16 +436,18 @@ def _script(char: str) -> str:
 # -- how a word sounds (roughly) -------------------------------------------------------------
 
 # Hangul jamo (after NFD): initial consonants U+1100.., vowels U+1161.., finals U+11A8..; tense
-# and aspirated consonants sound close to the plain ones through a table microphone.
-_INITIALS = "kknttrmppss-cccktph"
+# consonants sound as the plain ones, aspirated ones (capitals) apart; the filler refusal
+# folds them together too.
+_INITIALS = "kknttrmppss-ccCKTPh"
 _VOWELS = "aeaeoeoeoaeeouoeiuuii"
-_FINALS = "kkknnntrrrrrrrrmppttNttktpt"
-# Russian letters: voiced and voiceless pairs merge, unstressed о sounds as а, е/э/и/ы as и.
+_FINALS = "kkknnntrrrrrrrrmppttNtCKTPt"
+# Russian letters: voiced and voiceless pairs merge, unstressed о sounds as а, е/э/и/ы as и;
+# the soft sign softens the consonant before it, a sound of its own here.
 _CYRILLIC = str.maketrans(
     {"б": "p", "п": "p", "в": "f", "ф": "f", "г": "k", "к": "k", "д": "t", "т": "t",
      "ж": "s", "ш": "s", "щ": "s", "з": "s", "с": "s", "ц": "s", "ч": "c", "х": "h",
      "л": "l", "м": "m", "н": "n", "р": "r", "й": "i", "а": "a", "о": "a", "я": "a",
-     "е": "i", "ё": "o", "э": "i", "и": "i", "ы": "i", "у": "u", "ю": "u", "ь": None,
+     "е": "i", "ё": "o", "э": "i", "и": "i", "ы": "i", "у": "u", "ю": "u", "ь": "j",
      "ъ": None}
 )  # fmt: skip
 
@@ -462,8 +479,9 @@ def sounds_like(key: str, stop_keys: Sequence[str]) -> bool:
     stop word takes the stop word itself when it is said alone, which costs more than the false
     ends it would prevent.
     """
+    key = key.casefold()
     folded = _fold_vowels(key)
-    for stop in stop_keys:
+    for stop in (stop.casefold() for stop in stop_keys):
         if key in stop or stop in key:
             return True
         stop_folded = _fold_vowels(stop)

@@ -22,6 +22,7 @@ stop word, **false** any end.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -122,7 +123,9 @@ def _label(manifest: Path, number: int, entry: object) -> TakeLabel:
         raise TakesError(f'{where} ({file}): "ends_with_stop_word" must be true or false')
     stop_end = entry.get("stop_word_end")
     if stop_end is not None and (
-        isinstance(stop_end, bool) or not isinstance(stop_end, int | float) or not stop_end >= 0
+        isinstance(stop_end, bool)
+        or not isinstance(stop_end, int | float)
+        or not 0 <= stop_end < math.inf
     ):
         raise TakesError(f'{where} ({file}): "stop_word_end" must be seconds (0 or more)')
     if stop_end is not None and ends is False:

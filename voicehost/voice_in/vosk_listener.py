@@ -165,6 +165,7 @@ class StopWordRecognizer:
         self.sample_rate = sample_rate
         self._fed = 0
         self._base = 0
+        self._created = 0  # samples fed before the recogniser was made: its times start there
         self._recognizer = self._new_recognizer()
 
     def _new_recognizer(self) -> Any:
@@ -205,10 +206,10 @@ class StopWordRecognizer:
         the same way whatever came before; times restart at zero."""
         seed_libc_rand()
         self._recognizer = self._new_recognizer()
-        self._base = self._fed
+        self._base = self._created = self._fed
 
     def _hypothesis(self, text: str, key: str, final: bool) -> Hypothesis:
-        offset = self._base / self.sample_rate
+        offset = (self._base - self._created) / self.sample_rate
         words = tuple(
             HeardWord(
                 word=str(item["word"]),
