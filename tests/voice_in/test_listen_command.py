@@ -33,8 +33,12 @@ def run_listen(tmp_path: Path, korean_folder: Path, wav: Path, *extra: str) -> i
     return main([*arguments, "--model", str(korean_folder), "--words", "감사합니다,패스", *extra])
 
 
+SPEECH = [0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 0.25, "패스", 2.0]
+"""A sentence, then «thank you», a breath and «pass»: the speech ends after «pass»."""
+
+
 def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys):
-    recording = record([0.5, "감사합니다", 0.25, "패스", 2.0])
+    recording = record(SPEECH)
     wav = write_wav(tmp_path / "speech.wav", recording.samples)
 
     assert run_listen(tmp_path, korean_folder, wav, "--json") == 0
@@ -42,21 +46,22 @@ def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, r
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     heard = [e for e in events if e["event"] == "word"]
     assert heard[-1]["word"] == "패스"
-    assert heard[-1]["end"] == pytest.approx(recording.speech_ends[1], abs=0.2)
+    assert heard[-1]["end"] == pytest.approx(recording.speech_ends[2], abs=0.2)
     decisions = [e for e in events if e["event"] == "decision"]
     assert [d["verdict"] for d in decisions] == ["followed_by_speech", "speech_ended"]
-    assert decisions[1]["at"] >= recording.speech_ends[1] + 0.6
+    assert decisions[1]["at"] >= recording.speech_ends[2] + 0.6
     assert events[-1]["event"] == "summary" and events[-1]["speeches_ended"] == 1
 
 
 def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
-    wav = write_wav(tmp_path / "speech.wav", record([0.5, "감사합니다", 0.25, "패스", 2.0]).samples)
+    wav = write_wav(tmp_path / "speech.wav", record(SPEECH).samples)
 
     assert run_listen(tmp_path, korean_folder, wav) == 0
 
     out = capsys.readouterr().out
-    assert "ignored: «" in out and "» was followed by «" in out
-    assert "SPEECH ENDED: «패스» was the last word, then 0.6" in out
+    assert "ignored: «감사합니다» was followed by «패스»" in out
+    assert "SPEECH ENDED: «패스» was the last word (1.00), then 0.6" in out
+    assert "s without the speaker's voice" in out
     assert "1 speech end(s)" in out
 
 
