@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import numpy as np
 
@@ -34,13 +34,20 @@ from voicehost.voice_in.calibration import (
     SILENCE_CANDIDATES,
     Candidate,
     best,
+    frame_levels,
     judge_room,
     noise_floor,
     speech_level,
 )
 from voicehost.voice_in.takes import LabelledTake, TakeLabel, Tally, write_takes
 
+if TYPE_CHECKING:
+    from voicehost.voice_in.microphone import MicrophoneReader
+    from voicehost.voice_in.vosk_listener import ListenerKit
+
 ROOM_SECONDS = 3.0
+QUIET_TAKE_DB = 10.0
+"""A take whose loudest moment is less than this over the room's noise holds no voice."""
 
 
 @dataclass(frozen=True)
@@ -120,7 +127,7 @@ def calibrate(
         quiet = reader.read(round(ROOM_SECONDS * rate))
         noise = noise_floor(quiet, rate)
         print(f"The room's noise floor: {noise:.0f} dBFS.")
-        recorded = _record_takes(args, answers, reader, stop_words, settings.language, rate)
+        recorded = _record_takes(args, answers, reader, stop_words, settings.language, rate, noise)
     finally:
         reader.close()
     if not recorded:
@@ -156,14 +163,12 @@ def _default_folder(settings: Settings) -> Path:
 def _record_takes(
     args: argparse.Namespace,
     answers: Iterator[str],
-    reader: object,
+    reader: MicrophoneReader,
     stop_words: tuple[str, ...],
     language: str,
     rate: int,
+    noise: float,
 ) -> list[tuple[TakeLabel, np.ndarray]]:
-    from voicehost.voice_in.microphone import MicrophoneReader
-
-    assert isinstance(reader, MicrophoneReader)
     recorded: list[tuple[TakeLabel, np.ndarray]] = []
     round_prompts = prompts(stop_words, language)
     total = len(round_prompts) * args.rounds
@@ -180,8 +185,27 @@ def _record_takes(
                 return recorded
             if answer == "s":
                 continue
-            reader.discard_pending()
-            samples = reader.read(round(args.take_seconds * rate))
+            again = ""
+            while True:
+                reader.discard_pending()
+                print(f"  recording {args.take_seconds:.0f} s …", flush=True)
+                samples = reader.read(round(args.take_seconds * rate))
+                loudest = float(np.max(frame_levels(samples, rate)))
+                if loudest >= noise + QUIET_TAKE_DB:
+                    print(f"  recorded (loudest {loudest:.0f} dBFS).")
+                    break
+                again = _ask(
+                    answers,
+                    f"  Nothing in this take was louder than the room ({loudest:.0f} dBFS, room "
+                    f"{noise:.0f} dBFS): is the microphone on and near the player? Enter: record "
+                    "it again, k: keep it as it is, s: skip it.",
+                )
+                if again in ("k", "s", "q"):
+                    break
+            if again == "q":
+                return recorded
+            if again == "s":
+                continue
             label = TakeLabel(
                 f"take-{number:02d}.wav",
                 prompt.ends_with_stop_word,
@@ -192,12 +216,10 @@ def _record_takes(
     return recorded
 
 
-def _players_level(kit: object, takes: list[LabelledTake]) -> float | None:
+def _players_level(kit: ListenerKit, takes: list[LabelledTake]) -> float | None:
     """The players' level: the loud part of what the VAD heard as voice in the takes."""
     from voicehost.voice_in.vad import FrameMeter, make_detector
-    from voicehost.voice_in.vosk_listener import ListenerKit
 
-    assert isinstance(kit, ListenerKit)
     levels: list[float] = []
     for take in takes:
         meter = FrameMeter(make_detector(kit.tuning.vad, take.sample_rate), take.sample_rate)
@@ -205,11 +227,9 @@ def _players_level(kit: object, takes: list[LabelledTake]) -> float | None:
     return speech_level(levels)
 
 
-def _propose(kit: object, takes: list[LabelledTake], settings: Settings) -> Candidate:
+def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) -> Candidate:
     from voicehost.cli.listen import replay_takes, summary_line
-    from voicehost.voice_in.vosk_listener import ListenerKit
 
-    assert isinstance(kit, ListenerKit)
     current = kit.tuning
     tallies, rows = replay_takes(kit, takes, current, settings.listener.block_seconds)
     print(f"With the current settings (silence {current.silence_seconds} s, room margin "
