@@ -84,6 +84,9 @@ class BacklogMicrophone:
         for index in range(queued):
             self._queue.put(AudioBlock(np.zeros(800, dtype=np.int16), index * 0.05, 16000))
 
+    def open(self) -> None:
+        pass
+
     def blocks(self) -> Iterator[AudioBlock]:
         while (block := self._queue.get()) is not None:
             yield block
