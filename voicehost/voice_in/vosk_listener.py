@@ -148,7 +148,10 @@ def seed_libc_rand(seed: int = RAND_SEED) -> None:
     try:
         libc = ctypes.CDLL(name)
     except OSError:  # no C library by that name: decoding stays as it is (never seen on Linux)
-        log.warning("cannot seed the C library's rand(): decoding may vary from run to run")
+        log.warning(
+            "cannot seed the C library's rand(): decoding may vary from run to run",
+            extra=LOG_ONLY,
+        )
         return
     libc.srand(ctypes.c_uint(seed))
 
