@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import stat
 from pathlib import Path
 
@@ -25,6 +26,9 @@ from voicehost.voice_in.takes import (
 )
 
 RATE = 16000
+
+EXAMPLES = int(os.environ.get("VOICEHOST_FUZZ_EXAMPLES", "150"))
+"""Cases per fuzzer: a quick round in make test, 10,000 in make fuzz."""
 
 
 def test_a_take_ending_with_a_stop_word_is_heard_missed_or_ended_early():
@@ -105,7 +109,7 @@ def test_an_empty_or_missing_folder_says_what_to_do(tmp_path):
         read_labels(tmp_path)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(st.binary(max_size=300) | st.text(max_size=300).map(str.encode))
 def test_whatever_takes_json_holds_it_is_read_or_refused_with_a_message(tmp_path_factory, data):
     folder = tmp_path_factory.mktemp("takes")
@@ -116,7 +120,7 @@ def test_whatever_takes_json_holds_it_is_read_or_refused_with_a_message(tmp_path
         assert str(exc)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=EXAMPLES, deadline=None)
 @given(
     st.lists(
         st.dictionaries(
