@@ -223,7 +223,7 @@ def score_folder(
     """Replay every take of ``takes_dir`` and score it (see ``voice_in/takes.py``)."""
     takes = read_takes(takes_dir)
     kit = ListenerKit.load(settings, folder, stop_words)
-    _intro(printer, f"{len(takes)} takes in {takes_dir}", folder, stop_words)
+    _intro(printer, f"{len(takes)} takes in {takes_dir}", folder, stop_words, header=False)
     tallies, rows = replay_takes(kit, takes, None, settings.listener.block_seconds)
     for take, outcome, ends, heard in rows:
         if printer.as_json:
@@ -329,11 +329,14 @@ def _listen_to_microphone(
     return 0
 
 
-def _intro(printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...]) -> None:
+def _intro(
+    printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...], header: bool = True
+) -> None:
     if printer.as_json:
         return
-    print(f"Listening to {what} with {folder.name} for: {', '.join(stop_words)}")
-    print("    time  word / decision")
+    print(f"Listening to {what} with the model {folder.name} for: {', '.join(stop_words)}")
+    if header:
+        print("    time  word / decision")
 
 
 class LevelMeter:
