@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from faultkit import REPO, SETTINGS, straight_journal
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from voicehost import config
@@ -104,6 +104,7 @@ def apply(lines: list[str], steps: list[Any]) -> bytes:
 
 @FUZZ
 @given(steps=st.lists(mutation, min_size=1, max_size=3))
+@example(steps=[("value", 0, "mafia_count", None)])  # found by make fuzz: a TypeError on resume
 def test_the_journal_reader_never_raises_anything_but_a_journal_error(
     steps: list[Any], tmp_path_factory: pytest.TempPathFactory
 ) -> None:

@@ -118,9 +118,8 @@ class GameRules:
         if not isinstance(players, int) or isinstance(players, bool) or not 8 <= players <= 13:
             raise BadRecord(f"players is {players!r}; a table has 8 to 13 players")
         rules = _section(RulesSettings, record.get("rules"), "rules", set())
-        counts = rules.get("mafia_count")
-        if counts is not None:
-            rules["mafia_count"] = _mafia_count(counts)
+        if "mafia_count" in rules:
+            rules["mafia_count"] = _mafia_count(rules["mafia_count"])
         game = cls(
             players=players,
             rules=RulesSettings(**rules),
