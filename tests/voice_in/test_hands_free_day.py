@@ -4,32 +4,15 @@ sounddevice, real Vosk and the host: the speech ends by voice at the right momen
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
+from mickit import alsa_microphone
 
 CHILD = Path(__file__).with_name("alsa_listening_day.py")
 SILENCE = 0.6  # listener.silence_seconds, the default
-
-
-def alsa_microphone(folder: Path, samples: np.ndarray) -> dict[str, str]:
-    """Environment for a child process whose default microphone reads ``samples`` (16 kHz)."""
-    (folder / "mic_in.raw").write_bytes(samples.astype("<i2").tobytes())
-    conf = folder / "asound.conf"
-    conf.write_text(
-        'pcm.!default { type asym; playback.pcm "tap"; capture.pcm "mic" }\n'
-        f'pcm.tap {{ type file; slave.pcm "null"; file "{folder}/played.wav"; format "wav" }}\n'
-        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
-        f'infile "{folder}/mic_in.raw"; format "raw" }}\n',
-        encoding="utf-8",
-    )
-    environment = {key: value for key, value in os.environ.items() if not key.startswith("ALSA")}
-    # The system's alsa.conf first: it defines the "null" and "file" plugins used above.
-    return {**environment, "ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{conf}"}
 
 
 @pytest.mark.slow

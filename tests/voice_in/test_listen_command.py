@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import wave
@@ -11,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mickit import alsa_microphone
 
 from voicehost.__main__ import main
 
@@ -84,16 +84,7 @@ def test_listen_without_a_model_says_how_to_install_one(tmp_path, capsys):
 @pytest.mark.slow
 def test_listen_checks_the_microphone(tmp_path, korean_folder, record):
     recording = record([0.5, "저는 오번을 의심합니다", 1.0, "패스", 3.0])
-    (tmp_path / "mic_in.raw").write_bytes(recording.samples.astype("<i2").tobytes())
-    conf = tmp_path / "asound.conf"
-    conf.write_text(
-        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
-        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
-        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
-        encoding="utf-8",
-    )
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
-    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    environment = alsa_microphone(tmp_path, recording.samples)
     (tmp_path / "config.yaml").write_text("listener:\n  models_dir: models\n", encoding="utf-8")
     command = [sys.executable, "-m", "voicehost", "--config", str(tmp_path / "config.yaml")]
     command += ["listen", "--seconds", "3", "--model", str(korean_folder)]
@@ -129,16 +120,7 @@ def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_fol
         take = record([*parts, take_seconds], noise_dbfs=-58.0, seed=index).samples
         pieces.append(take[: round(take_seconds * RATE)])
     pieces.append(np.zeros(RATE, dtype=np.int16))
-    (tmp_path / "mic_in.raw").write_bytes(np.concatenate(pieces).astype("<i2").tobytes())
-    conf = tmp_path / "asound.conf"
-    conf.write_text(
-        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
-        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
-        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
-        encoding="utf-8",
-    )
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
-    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    environment = alsa_microphone(tmp_path, np.concatenate(pieces))
     config = tmp_path / "config.yaml"
     config.write_text("# the club's settings\nlistener:\n  silence_seconds: 1.5\n", "utf-8")
     out = tmp_path / "takes"

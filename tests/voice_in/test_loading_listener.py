@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 import subprocess
 import sys
 import threading
@@ -13,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from mickit import alsa_microphone
 
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
@@ -136,16 +136,8 @@ def test_late_blocks_do_not_end_a_speech_or_stop_the_listener(korean_folder, tmp
 
 @pytest.mark.slow
 def test_a_slow_cpu_overflows_the_microphone_without_harm(tmp_path, korean_folder):
-    (tmp_path / "mic_in.raw").write_bytes(bytes(16000 * 2 * 30))  # half a minute of silence
-    conf = tmp_path / "asound.conf"
-    conf.write_text(
-        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
-        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
-        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
-        encoding="utf-8",
-    )
-    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
-    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    half_a_minute_of_silence = np.zeros(16000 * 30, dtype=np.int16)
+    environment = alsa_microphone(tmp_path, half_a_minute_of_silence)
     child = Path(__file__).with_name("slow_microphone_child.py")
     command = [sys.executable, str(child), str(korean_folder), "3"]
 
