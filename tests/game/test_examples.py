@@ -76,12 +76,24 @@ def disqualification(result: ScriptResult, protocol: dict[str, Any]) -> None:
     )
 
 
+def fiim_town_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """docs/RULES-FIIM.md: hidden cards, agreed shots, private checks, a lone nominee."""
+    assert protocol["winner"] == "red"
+    assert _departures(result, "vote") == [5, 9, 2] and _departures(result, "kill") == [3, 1]
+    assert [n.get("shots") for n in protocol["nights"][1:]] == [{"2": 3, "9": 3}, {"2": 1}]
+    assert [n["sheriff_found_black"] for n in protocol["nights"][1:]] == [True, True]
+    assert not any("Роль игрока" in line or "Шериф нашёл" in line for line in result.transcript)
+    assert [d["nominations"] for d in protocol["days"]][1] == {"4": [9], "6": [2]}
+    assert _said(result, "Выставлен один игрок, номер два: все голоса против него.") == 1
+
+
 FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "town-wins.txt": town_wins,
     "mafia-wins.txt": mafia_wins,
     "revote-and-third-vote.txt": revote_and_third_vote,
     "doctor-save.txt": doctor_save,
     "disqualification.txt": disqualification,
+    "fiim-town-wins.txt": fiim_town_wins,
 }
 
 

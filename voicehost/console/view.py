@@ -19,6 +19,10 @@ PROMPT_KEYS = {
     PromptKind.VOTE_COUNT: "prompt_vote_count",
     PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
     PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
+    PromptKind.REGISTER_DON: "prompt_register_don",
+    PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
+    PromptKind.DON_CHECK: "prompt_don_check",
+    PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
 }
 
 

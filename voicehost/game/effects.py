@@ -59,6 +59,8 @@ class PrivateKind(StrEnum):
 
     COMMISSAR_ANSWER = "commissar_answer"
     ENTRY_CONFIRMED = "entry_confirmed"
+    DON_ANSWER = "don_answer"  # FIIM: found says "this is the Sheriff"
+    SHERIFF_ANSWER = "sheriff_answer"  # FIIM: found says "this player is black"
 
 
 @dataclass(frozen=True)
@@ -71,6 +73,7 @@ class Private:
     kind: PrivateKind
     is_mafia: bool | None = None
     seats: tuple[Seat, ...] = ()
+    found: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -89,10 +92,14 @@ class PromptKind(StrEnum):
     REGISTER_MAFIA = "register_mafia"
     REGISTER_COMMISSAR = "register_commissar"
     REGISTER_DOCTOR = "register_doctor"
+    REGISTER_DON = "register_don"
+    REGISTER_SHERIFF = "register_sheriff"
     NOMINATE = "nominate"
     MAFIA_TARGET = "mafia_target"
     COMMISSAR_CHECK = "commissar_check"
     DOCTOR_HEAL = "doctor_heal"
+    DON_CHECK = "don_check"
+    SHERIFF_CHECK = "sheriff_check"
     VOTE_COUNT = "vote_count"
     THIRD_VOTE_COUNT = "third_vote_count"
     CONFIRM_VOTE = "confirm_vote"  # the counts are announced: confirm, or undo a miscount

@@ -73,6 +73,12 @@ class NightRecord(TypedDict):
     saved: NotRequired[bool]
     killed: NotRequired[Seat | None]
     ended_by_win: NotRequired[bool]
+    # FIIM: each black player's shot (seat_key of the shooter -> the seat, None: no shot)
+    shots: NotRequired[dict[str, Seat | None]]
+    don_check: NotRequired[Seat | None]
+    don_found_sheriff: NotRequired[bool | None]
+    sheriff_check: NotRequired[Seat | None]
+    sheriff_found_black: NotRequired[bool | None]
 
 
 class GameRecord(TypedDict):

@@ -45,6 +45,10 @@ class NightActions:
     heal: Seat | None = None
     warned: bool = False
     disqualified: list[Seat] = field(default_factory=list)
+    # FIIM: each living black player's shot in seat order (None: no shot), and the two checks
+    shots: list[tuple[Seat, Seat | None]] = field(default_factory=list)
+    don_check: Seat | None = None
+    sheriff_check: Seat | None = None
 
 
 @dataclass

@@ -81,7 +81,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     lines.append(say("columns"))
     for seat in protocol["seats"]:
         role = book.word(seat["role"]) if seat["role"] else "?"
-        if seat["role"] == "mafia":
+        if seat["role"] in ("mafia", "don"):
             role = role.upper()  # the black cards stand out on paper
         how = seat["left"]
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
@@ -124,6 +124,8 @@ def _night_lines(night: NightRecord, say: Say) -> list[str]:
     lines = ["", say("night", night=night["night"])]
     if night["night"] == 0:
         lines.append("  " + say("roles_registered"))
+    elif "shots" in night:
+        lines.extend(_fiim_night_lines(night, say))
     else:
         shot = night.get("shot")
         lines.append("  " + say("shot", seat=shot if shot is not None else say("miss")))
@@ -141,6 +143,26 @@ def _night_lines(night: NightRecord, say: Say) -> list[str]:
             lines.append("  " + say("killed", seat=night["killed"]))
     if night.get("disqualified"):
         lines.append("  " + say("disqualified", seats=_seats(night["disqualified"])))
+    return lines
+
+
+def _fiim_night_lines(night: NightRecord, say: Say) -> list[str]:
+    """A FIIM night: each black player's shot, the result, and the two checks."""
+    shots = night.get("shots", {})
+    entered = ", ".join(
+        f"{shooter} → {target if target is not None else say('no_shot')}"
+        for shooter, target in shots.items()
+    )
+    killed = night.get("killed")
+    lines = ["  " + say("shots", shots=entered or "—")]
+    lines.append("  " + (say("killed", seat=killed) if killed is not None else say("miss")))
+    for who, yes, no in (("don", "sheriff", "not_sheriff"), ("sheriff", "black", "red")):
+        check = night.get(f"{who}_check")
+        found = night.get("don_found_sheriff" if who == "don" else "sheriff_found_black")
+        if check is None:
+            lines.append("  " + say(f"{who}_check", seat="—", verdict="—"))
+        else:
+            lines.append("  " + say(f"{who}_check", seat=check, verdict=say(yes if found else no)))
     return lines
 
 
