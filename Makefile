@@ -87,10 +87,12 @@ bench: dev
 soak: dev
 	$(BIN)/python bench/soak_kill9.py
 
-# The file fuzzers' long round (FUZZ_EXAMPLES per fuzzer; make test runs a quick one).
+# The fuzzers' long round, FUZZ_EXAMPLES per fuzzer (make test runs a quick one): typed lines,
+# keypad key streams, the journal reader and the config loader.
 FUZZ_EXAMPLES ?= 10000
 fuzz: dev
-	VOICEHOST_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/host/test_file_fuzz.py -k never
+	VOICEHOST_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/console/test_input_fuzz.py \
+	  tests/host/test_file_fuzz.py -k "nothing_breaks or never" --hypothesis-show-statistics
 
 # Emulated Raspberry Pi (Debian bookworm under qemu-user-static): `make run` to the host's start,
 # then `make test`, in a fresh clone of HEAD. About an hour; not part of `make test`. Needs root.

@@ -125,15 +125,24 @@ pip_local_dirs() {   # local folders the host's pip configuration points at
 }
 
 write_pip_config() {   # the host's effective pip settings, for every user of the root
+    # pip's certificate bundle gets a file of its own: the root's ca-certificates package
+    # rewrites /etc/ssl/certs/ca-certificates.crt (at its install, and whenever apt runs its
+    # hook) without the certificates this machine's network may need
+    local cert file
+    cert=$(python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.cert='(.*)'$/\1/p" | head -n1)
+    mkdir -p "$ROOT/etc/pi-check"
     {
         echo "# written by voicehost's scripts/pi-check.sh from the host's pip settings"
         echo "[global]"
-        python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.([a-z-]+)='(.*)'$/\1 = \2/p" | sort -u -k1,1
+        python3 -m pip config list 2>/dev/null | sed -nE "s/^[^.]*\.([a-z-]+)='(.*)'$/\1 = \2/p" \
+            | grep -v '^cert = ' | sort -u -k1,1
+        if [[ -n $cert && -f $cert ]]; then echo "cert = /etc/pi-check/pip-ca.crt"; fi
     } > "$ROOT/etc/pip.conf"
-    local file
-    for file in $(sed -nE 's/^(constraint|cert) = (.*)$/\2/p' "$ROOT/etc/pip.conf"); do
+    if [[ -n $cert && -f $cert ]]; then cp -fL "$cert" "$ROOT/etc/pi-check/pip-ca.crt"; fi
+    for file in $(sed -nE 's/^constraint = (.*)$/\1/p' "$ROOT/etc/pip.conf"); do
         [[ -f $file ]] && { mkdir -p "$ROOT$(dirname "$file")"; cp -fL "$file" "$ROOT$file"; }
     done
+    return 0
 }
 
 # ---------------------------------------------------------------- steps
@@ -176,8 +185,9 @@ step_clone() {
     say "cloned $commit: $(git -C "$REPO" log -1 --format=%s "$commit")"
 }
 
-step_run() {   # make run, stdin at EOF, until the first announcement; then stop it
-    local log=$LOGS/$ARCH-run.log pid waited=0
+step_run() {   # make run, stdin at EOF, until the first announcement; then stop it (the host
+               # may be quicker: at the end of its input it saves the game and ends by itself)
+    local log=$LOGS/$ARCH-run.log pid waited=0 rc
     : > "$log"
     setsid bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi 'cd ~/voicehost && make run' \
         </dev/null >'$log' 2>&1" &
@@ -197,6 +207,10 @@ step_run() {   # make run, stdin at EOF, until the first announcement; then stop
         sleep 2; waited=$((waited + 2))
     done
     wait "$pid" && rc=0 || rc=$?
+    if grep -q "$STARTED_TEXT" "$log"; then   # it started, then ended at its input's end
+        say "the host started: «$(grep -m1 -o "$STARTED_TEXT.*" "$log")», and ended (status $rc) at the end of its input"
+        return "$rc"
+    fi
     say "make run ended (status $rc) before the host started; the end of $log:"
     tail -n 20 "$log"
     return 1

@@ -23,14 +23,11 @@ from pathlib import Path
 
 import pytest
 
-from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen, PlainUI, screen_rows
-from voicehost.console.text import ScreenPrivateChannel
-from voicehost.host.loop import Host
-from voicehost.phrases import PhraseBook
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.fakes import RecordingCues, TimedSpeaker
+from voicehost.testing.table import text_table
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -54,22 +51,12 @@ Step = dict[str, object]
 
 def night_steps(language: str, lines: list[str], caplog: pytest.LogCaptureFixture) -> list[Step]:
     """What the table could perceive after each line typed while it is night."""
-    settings = config.load(None)
-    settings = settings.__class__(**{**settings.__dict__, "language": language})
-    book = PhraseBook.load(language)
     clock = FakeClock()
     screen = LogScreen()
     speaker = TimedSpeaker(clock, seconds=2.5)
     cues = RecordingCues()
-    host = Host(
-        settings,
-        book,
-        clock,
-        speaker=speaker,
-        cues=cues,
-        private=ScreenPrivateChannel(screen, book=book),
-        screen=screen,
-    )
+    host = text_table(language, clock=clock, screen=screen, speaker=speaker, cues=cues)
+    book = host.book
     out = io.StringIO()
     ui = PlainUI(host, screen, lambda: "", out=out)
     answers = (book.screen("private_mafia"), book.screen("private_not_mafia"))

@@ -12,13 +12,9 @@ import io
 
 import pytest
 
-from voicehost import config
-from voicehost.clock import FakeClock
 from voicehost.console.terminal import LineHandler, LogScreen, PlainUI, screen_rows
-from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
-from voicehost.host.loop import Host
-from voicehost.phrases import PhraseBook
 from voicehost.testing.clocked import wait_timer
+from voicehost.testing.table import text_table
 
 NIGHT0_A = ["2 5 9", "wait", "4", "wait", "7", "wait"]
 # Another table: other seats, a Commissar who first types a mafia seat (refused: «already the
@@ -29,20 +25,8 @@ DAY1 = ["f 2", "wait", "4", ".", "wait", "6", ".", "status", "help", "zzz"]
 
 def screens(language: str, lines: list[str]) -> list[tuple[bool, list[str]]]:
     """(night?, the whole screen) after every line."""
-    settings = config.load(None)
-    settings = settings.__class__(**{**settings.__dict__, "language": language})
-    book = PhraseBook.load(language)
-    clock = FakeClock()
     screen = LogScreen()
-    host = Host(
-        settings,
-        book,
-        clock,
-        speaker=TextSpeaker(clock),
-        cues=SilentCues(),
-        private=ScreenPrivateChannel(screen, book=book),
-        screen=screen,
-    )
+    host = text_table(language, screen=screen)
     host.start()
     handler = LineHandler(host, screen, lambda: "")
     shown: list[tuple[bool, list[str]]] = []
@@ -89,19 +73,8 @@ PLAIN_NIGHT0_B = ["1 3 6", "wait", "8", "wait", "10", "wait"]
 
 def plain_output(lines: list[str]) -> str:
     """Everything `voicehost play --plain` prints for ``lines`` (no terminal: no private line)."""
-    settings = config.load(None)
-    book = PhraseBook.load("ru")
-    clock = FakeClock()
     screen = LogScreen()
-    host = Host(
-        settings,
-        book,
-        clock,
-        speaker=TextSpeaker(clock),
-        cues=SilentCues(),
-        private=ScreenPrivateChannel(screen, book=book),
-        screen=screen,
-    )
+    host = text_table("ru", screen=screen)
     out = io.StringIO()
     ui = PlainUI(host, screen, lambda: "", out=out)
     host.start()

@@ -11,6 +11,7 @@ import dataclasses
 import os
 import subprocess
 import sys
+import time
 import wave
 from pathlib import Path
 
@@ -155,6 +156,35 @@ def test_the_russian_voice_is_verified_by_rendering() -> None:
     finding = check_voice(Settings(), Options())
     assert finding.status is Status.OK, finding
     assert "zle/ru" in finding.detail
+
+
+class LateWave:
+    """Stands in for ``wave`` in pyttsx3's espeak driver: the WAV is written ``delay`` s late,
+    after ``runAndWait()`` has returned, as on a Raspberry Pi or under emulation."""
+
+    def __init__(self, delay: float) -> None:
+        self.delay = delay
+        self.opened = 0
+
+    def open(self, *args: object, **kwargs: object) -> object:
+        time.sleep(self.delay)
+        self.opened += 1
+        return wave.open(*args, **kwargs)  # type: ignore[call-overload]
+
+
+@pytest.mark.parametrize("delay", [0.3, 2.5])
+def test_the_voice_check_waits_for_a_slow_synthesis(
+    monkeypatch: pytest.MonkeyPatch, delay: float
+) -> None:
+    import pyttsx3.drivers.espeak as driver
+
+    late = LateWave(delay)
+    monkeypatch.setattr(driver, "wave", late)
+    finding = check_voice(Settings(), Options())
+    assert late.opened >= 1, "the delay was not in the synthesis path"
+    assert finding.status is Status.OK, finding
+    seconds = float(finding.detail.split("(")[1].split(" s ")[0])
+    assert 0.8 < seconds < 4.0, finding.detail  # «Город просыпается.» at 150 words a minute
 
 
 def test_a_voice_espeak_does_not_have_is_a_failure_with_the_fix() -> None:

@@ -20,10 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import io
-import tempfile
-import wave
-from contextlib import redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -45,6 +41,7 @@ from voicehost.ports import Key, Segment, Utterance
 from voicehost.testing.clocked import wait_timer
 from voicehost.voice_out.masking import masking_sound
 from voicehost.voice_out.speech import SpeechLibrary
+from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice
 from voicehost.voice_out.voicepack import VoicePack
 
 RATE = 22050
@@ -92,13 +89,14 @@ wait
 
 
 class EspeakVoice:
-    """Renders announcements with the real espeak-ng Russian voice; each text once."""
+    """Renders announcements with the real espeak-ng Russian voice; each text once.
+
+    Through the game's own synthesizer: pyttsx3's runAndWait() returns before the WAV is
+    written, so reading the file at once races on a slow machine (a Pi, an emulator).
+    """
 
     def __init__(self) -> None:
-        import pyttsx3
-
-        self.engine = pyttsx3.init("espeak")
-        self.engine.setProperty("voice", "zle/ru")
+        self.synthesizer = EspeakSynthesizer(VoiceChoice("zle/ru", 150, 1.0))
         self.clips: dict[str, np.ndarray] = {}
 
     def say(self, utterance: Utterance) -> np.ndarray:
@@ -106,16 +104,10 @@ class EspeakVoice:
 
     def render(self, text: str) -> np.ndarray:
         if text not in self.clips:
-            with tempfile.TemporaryDirectory() as folder:
-                path = Path(folder) / "clip.wav"
-                self.engine.save_to_file(text, str(path))
-                with redirect_stdout(io.StringIO()):
-                    self.engine.runAndWait()
-                with wave.open(str(path)) as clip:
-                    assert clip.getframerate() == RATE, "espeak-ng's rate changed"
-                    self.clips[text] = np.frombuffer(
-                        clip.readframes(clip.getnframes()), dtype="<i2"
-                    )
+            clip = self.synthesizer.render(text)
+            assert clip.rate == RATE, "espeak-ng's rate changed"
+            # back to espeak-ng's own 16-bit samples (read_wav divided them by 32768)
+            self.clips[text] = np.round(clip.samples * 32768).astype("<i2")
         return self.clips[text]
 
 

@@ -12,7 +12,7 @@ import pytest
 from voice_out_kit import SYSTEM_ALSA_CONF, level_dbfs, write_config
 
 from voicehost.__main__ import main
-from voicehost.cli.rehearse import sample_params, select_keys
+from voicehost.cli.rehearse import key_presses, sample_params, select_keys
 from voicehost.clips import read_wav
 from voicehost.errors import VoicehostError
 
@@ -30,6 +30,14 @@ def test_rehearse_list_prints_every_phrase_with_its_duration(config, capsys, ru_
     assert "Слово игроку номер пять." in nomination
     seconds = float(nomination.split()[1])
     assert 0.8 < seconds < 3.0
+    order = [line.split()[0] for line in lines[:-1]]
+    assert order[0] == "game.start"  # in game order: the opening, the nights, the day, the end
+    assert (
+        order.index("night0.start")
+        < order.index("morning.city_wakes")
+        < order.index("day.vote_for")
+    )
+    assert order.index("foul.warning") < order.index("game.red_wins") < order.index("game.paused")
 
 
 def test_rehearse_out_renders_one_phase_to_files(config, tmp_path, capsys):
@@ -46,6 +54,12 @@ def test_rehearse_moves_with_next_repeat_previous_and_quit(config, monkeypatch, 
     assert main(["--config", config, "rehearse", "--phase", "night"]) == 0
     shown = [line.split("]")[0] + "]" for line in capsys.readouterr().out.splitlines()[1:]]
     assert shown == ["[1/8]", "[2/8]", "[2/8]", "[1/8]", "[2/8]"]
+
+
+def test_rehearse_has_the_sample_topic_ready(config, capsys, caplog):
+    assert main(["--config", config, "rehearse", "--key", "acquaintance.topic", "--list"]) == 0
+    assert "любимая книга" in capsys.readouterr().out
+    assert not [r.message for r in caplog.records if "synthesised during" in r.getMessage()]
 
 
 def test_rehearse_names_the_choices_for_a_wrong_phase_or_key(ru_book):
@@ -121,3 +135,32 @@ def test_without_a_sound_card_the_game_says_so_once_and_goes_on_in_text(tmp_path
     assert done.stdout.split() == ["TextSpeaker", "SilentCues"]
     said = [line for line in done.stderr.splitlines() if "no sound output" in line]
     assert len(said) == 1 and "shown as text" in said[0]  # one line, logged (and on the screen)
+
+
+@pytest.mark.parametrize(("enter", "meaning"), [("n", "rehearse: next"), ("", "record: keep")])
+def test_enter_and_space_at_a_terminal_and_in_a_script(enter: str, meaning: str) -> None:
+    import termios
+    import threading
+    import time
+
+    master, slave = os.openpty()
+
+    def type_once_in_key_mode() -> None:  # setting key mode drops what was typed before it
+        deadline = time.monotonic() + 5
+        while termios.tcgetattr(slave)[3] & termios.ICANON and time.monotonic() < deadline:
+            time.sleep(0.01)
+        os.write(master, b"\rK \rq")  # Enter, K, space, Enter, q
+
+    typist = threading.Thread(target=type_once_in_key_mode, daemon=True)
+    try:
+        with open(slave, encoding="utf-8", closefd=False) as terminal:
+            presses = key_presses(terminal, enter)
+            typist.start()
+            assert [next(presses) for _ in range(5)] == [enter, "k", enter, enter, "q"], meaning
+            presses.close()
+            assert termios.tcgetattr(slave)[3] & termios.ICANON  # the terminal is given back
+    finally:
+        typist.join(5)
+        os.close(master)
+        os.close(slave)
+    assert list(key_presses(io.StringIO("\nk\n  \nQuit\n"), enter)) == [enter, "k", enter, "q"]

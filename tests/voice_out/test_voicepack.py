@@ -134,3 +134,67 @@ def test_phrases_check_lists_missing_unknown_unusable_and_too_long(
 )
 def test_slot_limits(key, seconds):
     assert slot_limit(key).seconds == seconds
+
+
+class HeardInOrder:
+    """A player that keeps every clip it is given."""
+
+    def __init__(self) -> None:
+        self.clips: list[Clip] = []
+
+    def play(self, clip: Clip) -> None:
+        self.clips.append(clip)
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def test_rehearse_compare_plays_each_phrase_synthetic_then_recorded(settings, ru_book, pack):
+    import io
+
+    from voicehost.cli.rehearse import compare, sample_params
+
+    with_pack = dataclasses.replace(
+        settings, voice=dataclasses.replace(settings.voice, pack=str(pack))
+    )
+    keys = ["game.resumed", "day.speech_nomination"]
+    utterances = [(key, ru_book.render(key, sample_params(ru_book, key))) for key in keys]
+    heard, out = HeardInOrder(), io.StringIO()
+    assert compare(with_pack, ru_book, utterances, iter(["n", "q"]), out, heard) == 0
+    synthetic = speech_library(settings)
+    synthetic.prepare(ru_book.all_segments())
+    recorded = speech_library(with_pack)
+    recorded.prepare(ru_book.all_segments())
+    expected = []
+    for _, utterance in utterances:
+        expected += [synthetic.utterance_clip(utterance), None, recorded.utterance_clip(utterance)]
+    assert len(heard.clips) == len(expected) == 6
+    for clip, wanted in zip(heard.clips, expected, strict=True):
+        if wanted is None:  # the pause between the two versions
+            assert clip.duration >= 0.5 and not clip.samples.any()
+        else:
+            assert np.array_equal(clip.samples, wanted.samples)
+    # the recorded version is the pack's English take, not espeak's Russian
+    assert not np.array_equal(heard.clips[0].samples, heard.clips[2].samples)
+    assert out.getvalue().count("synthetic, then recorded") == 2
+
+
+def test_phrases_check_says_what_each_table_size_lacks(tmp_path, warm_cache_dir, ru_book, capsys):
+    from voicehost.voice_out.recording import game_numbers, game_pieces
+
+    folder = tmp_path / "pack"
+    folder.mkdir()
+    tone = Clip((0.2 * np.sin(np.arange(4410) / 5.0)).astype(np.float32), 22050)
+    lacking = {"num.m.12", "num.m.13", "word.and"}
+    for piece in game_pieces(ru_book.all_segments(), game_numbers(13)):
+        if piece.key not in lacking:
+            write_wav(tone, folder / f"{piece.key}.wav")
+    config = write_config(tmp_path, warm_cache_dir)
+    assert main(["--config", str(config), "phrases", "check", str(folder)]) == 0
+    report = capsys.readouterr().out.splitlines()
+    assert [line for line in report if line.startswith("For ")] == [
+        *(f"For {seats} players: 1 piece missing: word.and" for seats in range(8, 12)),
+        "For 12 players: 2 pieces missing: word.and, num.m.12",
+        "For 13 players: 3 pieces missing: word.and, num.m.12..13",
+    ]
+    assert any(line.startswith("Total duration: ") and "in 108 files" in line for line in report)

@@ -53,6 +53,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the demo game into a WAV file, print its transcript, play it if there is a card."""
+    from voicehost.cli import wiring
     from voicehost.clips import (
         Cut,
         compress_silences,
@@ -60,31 +61,17 @@ def run(args: argparse.Namespace) -> int:
         read_wav,
         write_wav,
     )
-    from voicehost.clock import FakeClock
     from voicehost.phrases import PhraseBook
-    from voicehost.voice_out.sound import open_sound_output
-    from voicehost.voice_out.speech import speech_library
 
     settings = with_pack(config.load(args.config), args.pack)
     if settings.voice.engine == "text":
         raise VoicehostError("voice.engine is text: the demo needs a voice (voice.engine: espeak)")
     lines = _read_script(args.script)
     book = PhraseBook.load(settings.language)
-    library = speech_library(settings)
-    library.prepare(book.all_segments())
-    clock = FakeClock()
     with tempfile.TemporaryDirectory(prefix="voicehost-demo-") as folder:
         raw_path = Path(folder) / "game.wav"
-        output = open_sound_output(
-            clock,
-            library,
-            rate=settings.audio.sample_rate,
-            cue_volume=settings.audio.cue_volume,
-            device="",
-            use_device=False,
-            audio_out=raw_path,
-            lockstep=True,
-        )
+        recording = wiring.make_recording(settings, raw_path, book=book, quiet=True)
+        output, clock = recording["speaker"], recording["clock"]
         result = run_paced(lines, settings, output, clock, book)
         output.close()
         game = read_wav(raw_path)

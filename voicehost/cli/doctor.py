@@ -16,15 +16,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
-import io
 import json
 import math
 import os
 import shutil
 import tempfile
 import threading
-import time
-import wave
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import StrEnum
@@ -269,41 +266,55 @@ def _level_text(level: float) -> str:
 
 
 def check_voice(settings: Settings, options: Options) -> Finding:
-    """The announcements' voice: espeak-ng through pyttsx3, really set, really rendering."""
+    """The announcements' voice: espeak-ng through pyttsx3, really set, really rendering.
+
+    It renders through the game's own synthesizer, which waits for espeak-ng to finish the
+    file and checks it is whole: pyttsx3's runAndWait() returns before the WAV is written,
+    so reading it at once finds no speech on a slow machine (a Raspberry Pi, an emulator).
+    """
     name = "Voice" if settings.language != "ru" else "Russian voice"
     if settings.voice.engine == "text":
         return Finding(name, Status.WARN, "speech is off (voice.engine: text)",
                        "set voice.engine: espeak to hear the host")  # fmt: skip
+    from voicehost.errors import MissingDependency
+    from voicehost.voice_out.tts import (
+        EspeakSynthesizer,
+        SynthesisError,
+        VoiceChoice,
+        available_voices,
+    )
+
     wanted = settings.voice.voice if settings.voice.voice != "auto" else VOICES[settings.language]
     fix_espeak = "sudo apt-get install espeak-ng (and .venv/bin/pip install pyttsx3)"
+    no_voice = Finding(
+        name,
+        Status.FAIL,
+        f"espeak-ng has no voice «{wanted}» (it would read Cyrillic letter by letter)",
+        fix_espeak + "; list the voices with `espeak-ng --voices`",
+    )
     try:
-        import pyttsx3
-
-        engine = pyttsx3.init("espeak")
-    except Exception as exc:  # noqa: BLE001 - pyttsx3 raises many kinds when espeak is missing
+        known = available_voices()
+    except MissingDependency as exc:
         return Finding(
             name, Status.FAIL, f"the speech engine cannot start ({_short(exc)})", fix_espeak
         )
+    if wanted not in known:
+        return no_voice
+    synthesizer = None
     try:
-        known = {str(voice.id) for voice in engine.getProperty("voices")}
-        with tempfile.TemporaryDirectory() as folder:
-            path = Path(folder) / "voice.wav"
-            engine.setProperty("voice", wanted)
-            engine.save_to_file(_voice_sample(settings.language), str(path))
-            with contextlib.redirect_stdout(io.StringIO()):  # pyttsx3 prints "Audio saved to"
-                engine.runAndWait()  # properties are queued: the voice is set only now
-            actual = str(engine.getProperty("voice"))
-            seconds = _written_wav_seconds(path)
-    finally:
-        with contextlib.suppress(Exception):
-            engine.stop()
-    if wanted not in known or actual != wanted:
-        return Finding(
-            name,
-            Status.FAIL,
-            f"espeak-ng has no voice «{wanted}» (it would read Cyrillic letter by letter)",
-            fix_espeak + "; list the voices with `espeak-ng --voices`",
+        synthesizer = EspeakSynthesizer(
+            VoiceChoice(wanted, settings.voice.rate, settings.voice.volume)
         )
+        seconds = synthesizer.render(_voice_sample(settings.language)).duration
+    except MissingDependency:  # espeak-ng fell back to another voice
+        return no_voice
+    except SynthesisError as exc:
+        return Finding(
+            name, Status.FAIL, f"voice «{wanted}» rendered no speech ({_short(exc)})", fix_espeak
+        )
+    finally:
+        if synthesizer is not None:
+            synthesizer.close()
     if seconds < 0.3:
         return Finding(name, Status.FAIL, f"voice «{wanted}» rendered no speech", fix_espeak)
     return Finding(name, Status.OK, f"voice «{wanted}» speaks ({seconds:.1f} s test phrase)")
@@ -311,27 +322,6 @@ def check_voice(settings: Settings, options: Options) -> Finding:
 
 def _voice_sample(language: str) -> str:
     return "Город просыпается." if language == "ru" else "The city wakes up."
-
-
-def _written_wav_seconds(path: Path, wait: float = 2.0) -> float:
-    """The WAV's length once pyttsx3 has written it: its espeak driver may return from
-    runAndWait() first, and writing into a folder already removed would raise in its thread."""
-    deadline = time.monotonic() + wait
-    while True:
-        try:
-            seconds = _wav_seconds(path)
-        except (OSError, EOFError, wave.Error):
-            seconds = 0.0
-        if seconds > 0 or time.monotonic() > deadline:
-            return seconds
-        time.sleep(0.02)
-
-
-def _wav_seconds(path: Path) -> float:
-    if not path.is_file() or path.stat().st_size == 0:
-        return 0.0
-    with wave.open(str(path)) as recording:
-        return recording.getnframes() / float(recording.getframerate())
 
 
 def check_model(settings: Settings, options: Options) -> Finding:

@@ -31,6 +31,10 @@ from voicehost.voice_in.vosk_listener import (
     build_listener,
 )
 
+CATCH_UP_SECONDS = 30.0
+"""After the microphone check, how long the Listener may take to hear what was already captured
+(on a PC well under a second; a Raspberry Pi or an emulator is several times slower)."""
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
@@ -201,7 +205,17 @@ def _listen_to_microphone(
     except KeyboardInterrupt:
         pass
     finally:
+        # what was captured until now is still heard (a slow machine hears it after the time
+        # is up), then the Listener stops: never left at work while the program exits
+        metered.close()
+        caught_up = listener.wait(CATCH_UP_SECONDS)
         listener.close()
+    if not caught_up:
+        print(
+            f"warning: stopped {CATCH_UP_SECONDS:.0f} s after the time was up with audio not "
+            "yet heard: this machine recognises speech slower than it is spoken",
+            file=sys.stderr,
+        )
     if microphone.overflows:
         print(f"warning: {microphone.overflows} microphone overflow(s)", file=sys.stderr)
     return 0

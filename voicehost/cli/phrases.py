@@ -63,6 +63,11 @@ def register(subparsers: Any) -> None:
     imported = pack_actions.add_parser("import", help="unpack a shared pack into a folder")
     imported.add_argument("zip", type=Path, help="the zip file")
     imported.add_argument("pack", type=Path, help="the pack folder to fill")
+    imported.add_argument(
+        "--replace",
+        action="store_true",
+        help="overwrite recordings the folder already holds (refused otherwise)",
+    )
     imported.set_defaults(func=run_import)
 
 
@@ -121,7 +126,8 @@ def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
             shown = compress_keys(missing)
             more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
             lines.append(
-                f"For {seats} players: {len(missing)} pieces missing: {', '.join(shown[:12])}{more}"
+                f"For {seats} players: {_pieces(len(missing))} missing: "
+                f"{', '.join(shown[:12])}{more}"
             )
         else:
             lines.append(f"For {seats} players: every piece is recorded.")
@@ -157,7 +163,7 @@ def run_record(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from voicehost.cli.rehearse import _keys
+    from voicehost.cli.rehearse import key_presses
     from voicehost.phrases import PhraseBook
     from voicehost.voice_in.microphone import MicrophoneReader
     from voicehost.voice_out.recording import (
@@ -167,10 +173,11 @@ def run_record(args: argparse.Namespace) -> int:
         espeak_phonemes,
         game_numbers,
         game_pieces,
-        mark_stress,
         phrase_fingerprints,
         recorded_texts,
         select_pieces,
+        stress_marks,
+        with_audible_guides,
     )
     from voicehost.voice_out.speech import speech_library
 
@@ -203,10 +210,18 @@ def run_record(args: argparse.Namespace) -> int:
     )
     from voicehost.ports import Segment
 
-    synthetic.prepare(Segment(p.key, p.text) for p in pieces)
-    guide = {p.key: synthetic.segment_clip(Segment(p.key, p.text)) for p in pieces}
     espeak_voice = "ru" if settings.language == "ru" else settings.language
-    stress = {p.key: mark_stress(p.text, espeak_phonemes(p.text, espeak_voice)) for p in pieces}
+
+    def phonemes(text: str) -> str | None:
+        return espeak_phonemes(text, espeak_voice)
+
+    synthetic.prepare(Segment(p.key, p.text) for p in pieces)
+    pieces = with_audible_guides(
+        pieces, lambda p: synthetic.segment_clip(Segment(p.key, p.text)).duration, phonemes
+    )
+    synthetic.prepare(Segment(p.key, p.guide) for p in pieces if p.guide)
+    guide = {p.key: synthetic.segment_clip(Segment(p.key, p.guide_text)) for p in pieces}
+    stress = stress_marks(pieces, phonemes)
     rate = settings.audio.sample_rate
     reader = MicrophoneReader(
         settings.audio.input_device, sample_rate=rate, real_time=not args.not_real_time
@@ -223,11 +238,11 @@ def run_record(args: argparse.Namespace) -> int:
         stress=stress,
         fingerprints=fingerprints,
     )
-    print(f"Recording {len(pieces)} pieces into {folder}. Speak after the third (high) beep.")
+    print(f"Recording {_pieces(len(pieces))} into {folder}. Speak after the third (high) beep.")
     started = time.monotonic()
     try:
         reader.open()
-        report = session.run(pieces, _keys(sys.stdin), sys.stdout)
+        report = session.run(pieces, key_presses(sys.stdin, enter=""), sys.stdout)
     finally:
         reader.close()
         player.close()
@@ -239,6 +254,10 @@ def run_record(args: argparse.Namespace) -> int:
     if report.quit:
         print("Stopped: `voicehost phrases record --missing` goes on from here.")
     return 0
+
+
+def _pieces(count: int) -> str:
+    return f"{count} piece" if count == 1 else f"{count} pieces"
 
 
 def run_export(args: argparse.Namespace) -> int:
@@ -254,6 +273,6 @@ def run_import(args: argparse.Namespace) -> int:
     """Unpack a shared pack, then say how it fits this phrase book."""
     from voicehost.voice_out.voicepack import import_pack
 
-    count = import_pack(args.zip, args.pack)
+    count = import_pack(args.zip, args.pack, replace=args.replace)
     print(f"Imported {count} files into {args.pack}.")
     return run_check(argparse.Namespace(config=args.config, pack=args.pack))

@@ -73,13 +73,14 @@ def run(args: argparse.Namespace) -> int:
 
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
-    keys = select_keys(book.keys(), phase=args.phase, key=args.key)
+    keys = select_keys(in_game_order(book.keys()), phase=args.phase, key=args.key)
+    settings = with_sample_topic(settings, book.language)
     topic = settings.rules.acquaintance_topic
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
         if not settings.voice.pack:
             raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
-        return compare(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+        return compare(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
         if args.list:
@@ -88,7 +89,42 @@ def run(args: argparse.Namespace) -> int:
             written = render_to_files(utterances, library, args.out)
             print(f"Wrote {written} files to {args.out}.")
         return 0
-    return rehearse(settings, book, utterances, _keys(sys.stdin), sys.stdout)
+    return rehearse(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
+
+
+def with_sample_topic(settings: config.Settings, language: str) -> config.Settings:
+    """``settings`` with a sample acquaintance topic when config.yaml sets none.
+
+    The topic is the one text a game is given from outside the book; the voice is prepared
+    for the configured one, so with a sample topic nothing is synthesised while rehearsing.
+    """
+    import dataclasses
+
+    if settings.rules.acquaintance_topic.strip():
+        return settings
+    topic = SAMPLE_TOPIC.get(language, SAMPLE_TOPIC["en"])
+    rules = dataclasses.replace(settings.rules, acquaintance_topic=topic)
+    return dataclasses.replace(settings, rules=rules)
+
+
+#: Where a phrase falls in a game: the opening, the acquaintance round, night 0, each night, its
+#: morning, the day, fouls, the end; then what the host says only when something happens.
+GAME_ORDER = ("game.start", "acquaintance", "night0", "night", "morning", "day", "foul")
+GAME_END = ("game.red_wins", "game.black_wins")
+
+
+def in_game_order(keys: list[str]) -> list[str]:
+    """The phrase keys in the order a game says them (the book's order within a phase)."""
+
+    def place(key: str) -> int:
+        if key in GAME_END:
+            return len(GAME_ORDER)
+        for index, start in enumerate(GAME_ORDER):
+            if key == start or key.split(".", 1)[0] == start:
+                return index
+        return len(GAME_ORDER) + 1  # pauses, the journal, the keypad: when they happen
+
+    return sorted(keys, key=place)
 
 
 def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
@@ -176,17 +212,23 @@ def rehearse(
             print(f"[{index + 1}/{len(utterances)}] {key}: {utterance.text}", file=out, flush=True)
             speaker.say(utterance)
             _wait_until(clock, speaker.busy_until())
-            action = next(keys, "q")
-            if action == "q":
+            moved = _move(index, next(keys, "q"))
+            if moved is None:
                 break
-            if action == "p":
-                index = max(0, index - 1)
-            elif action != "r":
-                index += 1
+            index = moved
     finally:
         speaker.close()
         cues.close()
     return 0
+
+
+def _move(index: int, action: str) -> int | None:
+    """The phrase a key moves to: Enter/n the next, r the same, p the previous; q: None."""
+    if action == "q":
+        return None
+    if action == "p":
+        return max(0, index - 1)
+    return index if action == "r" else index + 1
 
 
 def compare(
@@ -218,13 +260,10 @@ def compare(
             player.play(synthetic.utterance_clip(utterance))
             player.play(silence(0.6, settings.audio.sample_rate))
             player.play(recorded.utterance_clip(utterance))
-            action = next(keys, "q")
-            if action == "q":
+            moved = _move(index, next(keys, "q"))
+            if moved is None:
                 break
-            if action == "p":
-                index = max(0, index - 1)
-            elif action != "r":
-                index += 1
+            index = moved
     finally:
         player.close()
     return 0
@@ -241,20 +280,24 @@ def _library(settings: config.Settings, book: Any) -> Any:
     if settings.voice.engine == "text":
         raise VoicehostError("voice.engine is text: there is no voice to list or render")
     library = speech_library(settings)
-    library.prepare(book.all_segments())
+    library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     return library
 
 
-def _keys(stream: TextIO) -> Iterator[str]:
-    """Navigation keys: single key presses on a terminal, else the first letter of each line."""
+def key_presses(stream: TextIO, enter: str = "n") -> Iterator[str]:
+    """Keys: single key presses on a terminal, else the first letter of each line.
+
+    Enter (and the space bar, and an empty line) is given as ``enter``: "next" when rehearsing,
+    "" (keep the take) when recording.
+    """
     if stream.isatty():
-        yield from _terminal_keys(stream)
+        yield from _terminal_keys(stream, enter)
         return
     for line in stream:
-        yield (line.strip()[:1] or "n").lower()
+        yield line.strip()[:1].lower() or enter
 
 
-def _terminal_keys(stream: TextIO) -> Iterator[str]:
+def _terminal_keys(stream: TextIO, enter: str) -> Iterator[str]:
     import termios
     import tty
 
@@ -266,6 +309,6 @@ def _terminal_keys(stream: TextIO) -> Iterator[str]:
             character = stream.read(1)
             if not character:
                 return
-            yield "n" if character in "\r\n " else character.lower()
+            yield enter if character in "\r\n " else character.lower()
     finally:
         termios.tcsetattr(descriptor, termios.TCSADRAIN, saved)

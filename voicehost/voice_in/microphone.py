@@ -129,6 +129,14 @@ def wav_source(path: Path, start_at: float = 0.0, block_seconds: float = 0.05) -
     return ArraySource(samples, rate, start_at=start_at, block_seconds=block_seconds)
 
 
+def no_microphone(exc: Exception, also: str = "") -> DeviceError:
+    """The error of a microphone that cannot be opened, with what to check."""
+    return DeviceError(
+        f"cannot open the microphone ({exc}); check `arecord -l` and set "
+        f"audio.input_device in config.yaml{also}"
+    )
+
+
 class MicrophoneSource:
     """A live microphone through sounddevice, 16-bit mono.
 
@@ -182,10 +190,7 @@ class MicrophoneSource:
             self._stream.start()
         except Exception as exc:  # sounddevice raises PortAudioError or ValueError
             self._stream = None
-            raise DeviceError(
-                f"cannot open the microphone ({exc}); check `arecord -l` and set "
-                "audio.input_device in config.yaml, or set listener.enabled: false"
-            ) from exc
+            raise no_microphone(exc, ", or set listener.enabled: false") from exc
 
     def _on_audio(self, data: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         if status and status.input_overflow:
@@ -254,10 +259,7 @@ class MicrophoneReader:
             self._stream.start()
         except Exception as exc:  # sounddevice raises PortAudioError or ValueError
             self._stream = None
-            raise DeviceError(
-                f"cannot open the microphone ({exc}); check `arecord -l` and set "
-                "audio.input_device in config.yaml"
-            ) from exc
+            raise no_microphone(exc) from exc
 
     def read(self, frames: int) -> np.ndarray:
         """The next ``frames`` mono int16 samples."""

@@ -288,7 +288,12 @@ class VoskListener:
             self._deaf_until = max(self._deaf_until, until + self.tuning.echo_tail_seconds)
 
     def close(self) -> None:
-        """Stop the audio and the thread."""
+        """Stop the audio and the thread.
+
+        The thread stops after the block it is in: audio still queued is not fed to Vosk, so
+        on a machine slower than the microphone (a Pi, an emulator) close() does not wait for
+        the backlog, nor return while Vosk is still at work on it.
+        """
         self._closing.set()
         self.source.close()
         thread = self._thread
@@ -317,6 +322,8 @@ class VoskListener:
         while not self._closing.is_set():
             try:
                 for block in self.source.blocks():
+                    if self._closing.is_set():  # closed: the audio still queued is not heard
+                        return
                     self.process(block)
                 return  # a finite source (a recording) is used up
             except Exception as exc:  # the game goes on; the log says why

@@ -22,8 +22,8 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import StrEnum
 from pathlib import Path
@@ -98,10 +98,28 @@ class PieceKind(StrEnum):
 
 @dataclass(frozen=True)
 class Piece:
-    """One thing to record: the pack key it is saved under and the text to say."""
+    """One thing to record: the pack key it is saved under and the text to say.
+
+    ``text`` is the segment's text as the synthesiser is given it (a stressed word may be
+    espeak-ng phonemes, ``[[g'olVsa]]``) and what the manifest notes; ``display`` is the piece
+    as written, when it differs. ``guide`` is what the synthetic guide says instead of ``text``
+    when espeak-ng says the piece too fast to follow (see :func:`with_audible_guides`).
+    """
 
     key: str
     text: str
+    display: str = ""
+    guide: str = ""
+
+    @property
+    def shown(self) -> str:
+        """The piece as the host reads it on the screen: never phonemes."""
+        return self.display or self.text
+
+    @property
+    def guide_text(self) -> str:
+        """What the synthetic guide says."""
+        return self.guide or self.text
 
     @property
     def kind(self) -> PieceKind:
@@ -142,8 +160,43 @@ def game_pieces(segments: Iterable[Segment], numbers: set[int]) -> list[Piece]:
         if segment.text in seen:
             continue
         seen.add(segment.text)
-        pieces.append(Piece(segment.key, segment.text))
+        pieces.append(Piece(segment.key, segment.text, segment.display))
     return pieces
+
+
+SHORTEST_WORD_SECONDS = 0.1
+"""A guide shorter than this is said again with its vowels drawn out (seconds).
+
+espeak-ng says «и» in 55 ms, less than a person ever takes: as a guide it is a blip, and its
+slot would be set by it. Drawn out, «и» takes about 0.15 s.
+"""
+
+_SHORT_VOWEL = re.compile(r"([aeiouyAEIOUVY@03]#?)(?![:#])")
+
+
+def drawn_out(phonemes: str) -> str:
+    """espeak-ng input saying ``phonemes`` with every vowel long: ``'i`` -> ``[['i:]]``."""
+    return "[[" + _SHORT_VOWEL.sub(r"\1:", phonemes.strip()) + "]]"
+
+
+def with_audible_guides(
+    pieces: Iterable[Piece],
+    guide_seconds: Callable[[Piece], float],
+    phonemes_of: Callable[[str], str | None],
+) -> list[Piece]:
+    """``pieces``, each whose guide lasts under ``SHORTEST_WORD_SECONDS`` given a drawn-out guide.
+
+    ``guide_seconds`` is the synthetic guide's length (silence trimmed), ``phonemes_of`` reads a
+    text as espeak-ng phonemes (:func:`espeak_phonemes`). The piece's text, and so the
+    manifest and ``--missing``, stay the book's; only what the guide says changes.
+    """
+    audible: list[Piece] = []
+    for piece in pieces:
+        phonemes = None
+        if not piece.guide and guide_seconds(piece) < SHORTEST_WORD_SECONDS:
+            phonemes = phonemes_of(piece.text)
+        audible.append(piece if not phonemes else replace(piece, guide=drawn_out(phonemes)))
+    return audible
 
 
 def select_pieces(
@@ -203,8 +256,8 @@ def mark_stress(text: str, phonemes: str | None) -> str:
         start = text.index(word, cursor)
         cursor = start + len(word)
         vowels = [i for i, ch in enumerate(word) if ch in _VOWELS]
-        if len(vowels) < 2 or "'" not in sound:
-            continue  # one syllable: nothing to mark
+        if len(vowels) < 2 or "'" not in sound or "ё" in word.casefold():
+            continue  # one syllable, or «ё», which is always stressed: nothing to mark
         before, after = sound.split("'", 1)
         nth = len(_PHONEME_VOWELS.findall(before))
         if len(_PHONEME_VOWELS.findall(sound)) != len(vowels):
@@ -215,6 +268,17 @@ def mark_stress(text: str, phonemes: str | None) -> str:
             continue
         marked[start + vowels[nth]] = STRESS_MARK
     return "".join(ch + marked.get(i, "") for i, ch in enumerate(text))
+
+
+def stress_marks(
+    pieces: Iterable[Piece], phonemes_of: Callable[[str], str | None]
+) -> dict[str, str]:
+    """Each piece as the screen shows it: written as in the book, stressed vowels marked.
+
+    The phonemes come from what is spoken (``text``, perhaps ``[[g'olVsa]]``), the letters from
+    what is written (``shown``, «голоса»), so the host reads «го́лоса», never phonemes.
+    """
+    return {piece.key: mark_stress(piece.shown, phonemes_of(piece.text)) for piece in pieces}
 
 
 def espeak_phonemes(text: str, voice: str = "ru") -> str | None:
@@ -603,7 +667,7 @@ class RecordingSession:
             piece = pieces[index]
             synthetic = self.guide.get(piece.key)
             slot = slot_seconds(piece.key, synthetic.duration if synthetic else 1.0)
-            shown = self.stress.get(piece.key, piece.text)
+            shown = self.stress.get(piece.key, piece.shown)
             out.write(f"[{index + 1}/{len(pieces)}] {piece.key}  (up to {slot:.1f} s)\n")
             out.write(f"    {shown}\n")
             out.flush()
@@ -664,7 +728,8 @@ class RecordingSession:
                     return -1
                 if key == "q":
                     return None
-                out.write(f"    unknown key {key!r}: {KEY_HELP}\n")
+                help_line = KEY_HELP if result.clip is not None else REFUSED_HELP
+                out.write(f"    unknown key {key!r}: {help_line}\n")
                 out.flush()
 
     def keep(self, piece: Piece, clip: Clip) -> None:

@@ -215,6 +215,11 @@ class EspeakSynthesizer:
         self._folder.cleanup()
 
 
+def available_voices() -> set[str]:
+    """The voice ids espeak-ng offers (raises MissingDependency when it cannot start)."""
+    return _voice_ids(_start_engine())
+
+
 def engine_version() -> str:
     """``espeak-ng <version> / pyttsx3 <version>``, or ``unknown`` parts when unreadable."""
     espeak = "unknown"

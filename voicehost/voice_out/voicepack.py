@@ -311,12 +311,20 @@ def export_pack(folder: Path, archive: Path) -> int:
     return len(members)
 
 
-def import_pack(archive: Path, folder: Path) -> int:
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def import_pack(archive: Path, folder: Path, *, replace: bool = False) -> int:
     """Unpack a shared pack into ``folder``; returns how many files.
 
     Refuses, before writing anything, an archive whose members would land outside the folder
     (``../``, absolute paths, sub-folders) or that holds anything but WAV files and
-    ``pack.json``.
+    ``pack.json``; and, unless ``replace``, one that would overwrite a recording the folder
+    already holds with another (a club's own takes are not lost to a mistyped folder name).
     """
     import zipfile
 
@@ -351,6 +359,17 @@ def import_pack(archive: Path, folder: Path) -> int:
                     f"{archive}: refusing {name!r}: it is named .wav but is not a WAV file; "
                     "nothing was imported"
                 )
+        clashes = sorted(
+            name
+            for name, data in contents.items()
+            if name != "pack.json" and (folder / name).is_file() and _read(folder / name) != data
+        )
+        if clashes and not replace:
+            raise VoicePackError(
+                f"{folder} already holds other recordings of {len(clashes)} of these pieces "
+                f"({', '.join(clashes[:3])}{', ...' if len(clashes) > 3 else ''}); nothing was "
+                "imported. Import into an empty folder, or add --replace to overwrite them"
+            )
         try:
             folder.mkdir(parents=True, exist_ok=True)
             for name, data in contents.items():
