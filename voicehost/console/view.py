@@ -23,6 +23,7 @@ PROMPT_KEYS = {
     PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
     PromptKind.DON_CHECK: "prompt_don_check",
     PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
+    PromptKind.BEST_MOVE: "prompt_best_move",
 }
 
 

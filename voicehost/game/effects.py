@@ -78,9 +78,9 @@ class Private:
 
 @dataclass(frozen=True)
 class GameOver:
-    """A team has won."""
+    """A team has won (None: a FIIM draw)."""
 
-    winner: Team
+    winner: Team | None
 
 
 Effect = Say | PlayCue | StartTimer | CancelTimer | Private | GameOver
@@ -102,6 +102,7 @@ class PromptKind(StrEnum):
     SHERIFF_CHECK = "sheriff_check"
     VOTE_COUNT = "vote_count"
     THIRD_VOTE_COUNT = "third_vote_count"
+    BEST_MOVE = "best_move"  # FIIM: the first night's victim names three seats
     CONFIRM_VOTE = "confirm_vote"  # the counts are announced: confirm, or undo a miscount
     NONE = "none"
 

@@ -29,6 +29,7 @@ from voicehost.game.inputs import (
     Foul,
     Input,
     Miss,
+    Remove,
     TimerWarning,
     TimeUp,
     VoteCount,
@@ -129,6 +130,8 @@ class Engine:
                 self._on_vote_count(new, event, out)
             case Foul():
                 self._on_foul(new, event, out)
+            case Remove():
+                self._on_remove(new, event, out)
         return new, out
 
     def prompt(self, state: GameState) -> Prompt:
@@ -968,6 +971,10 @@ class Engine:
         if self.rules.disqualified_last_words:
             state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
+
+    def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
+        """The club rules disqualify by fouls only (RULES.md); removal at once is FIIM's."""
+        raise RuleViolation("remove_not_in_club", seat=event.seat)
 
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A disqualification at night decided the game: the town wakes now and hears it."""

@@ -10,13 +10,21 @@ Rule numbers in the comments are those of docs/RULES-FIIM.md's sources (MR = maf
 
 from __future__ import annotations
 
-from voicehost.game.effects import Effect, Private, PrivateKind, Prompt, PromptKind, Say
+from voicehost.game.effects import (
+    Effect,
+    GameOver,
+    Private,
+    PrivateKind,
+    Prompt,
+    PromptKind,
+    Say,
+)
 from voicehost.game.engine import REGISTRATION_STEPS, Engine, _role_value
 from voicehost.game.errors import RuleViolation
-from voicehost.game.inputs import EnterSeats, Miss, TimeUp, VoteCount
+from voicehost.game.inputs import EnterSeats, Foul, Miss, Remove, TimeUp, VoteCount
 from voicehost.game.model import Phase, Role, Seat, TimerKind
-from voicehost.game.record import seat_key
-from voicehost.game.rules import GameRules
+from voicehost.game.record import GameRecord, ScoreLine, seat_key
+from voicehost.game.rules import FiimSettings, GameRules
 from voicehost.game.state import GameState, NightActions
 
 NIGHT0_ORDER = (Phase.NIGHT0_MAFIA, Phase.NIGHT0_DON, Phase.NIGHT0_SHERIFF)
@@ -59,11 +67,21 @@ class FiimEngine(Engine):
         super().__init__(settings)
         self.fiim = settings.fiim
 
+    def new_game(self) -> tuple[GameState, list[Effect]]:
+        state, out = super().new_game()
+        state.record["preset"] = "fiim"
+        state.record["best_move"] = None
+        return state, out
+
     # ------------------------------------------------------------------ questions
 
     def prompt(self, state: GameState) -> Prompt:
         phase = state.phase
         late = state.window_over
+        if self._best_move_open(state):
+            return Prompt(
+                PromptKind.BEST_MOVE, 3, 3, subject=state.best_move_by, speech_running=True
+            )
         if phase is Phase.NIGHT0_MAFIA:
             count = self.settings.mafia_count
             return Prompt(PromptKind.REGISTER_MAFIA, count, count, night=True, late=late)
@@ -142,6 +160,8 @@ class FiimEngine(Engine):
             self._check(state, event.seats, out)
         elif phase is Phase.NOMINATION:
             self._nominate(state, event.seats, out)
+        elif self._best_move_open(state):
+            self._best_move(state, event.seats, out)
         else:
             raise RuleViolation("not_now", phase=phase.value)
 
@@ -229,9 +249,12 @@ class FiimEngine(Engine):
             for seat, player in sorted(state.players.items())
             if player.role is not None
         }
-        state.record["nights"].append({"night": 0, "disqualified": []})
+        removed = list(state.night_actions.disqualified)
+        state.record["nights"].append({"night": 0, "disqualified": removed})
         state.night_actions = NightActions()
         out.append(Say("fiim.morning"))
+        for seat in removed:
+            out.append(Say("fiim.removed", {"seat": seat}))
         if self._announce_winner(state, out):
             return
         self._start_day(state, out)
@@ -244,10 +267,11 @@ class FiimEngine(Engine):
     def _shoot(self, state: GameState, target: Seat | None, out: list[Effect]) -> None:
         """MR 8.4: each living black player shoots in turn, in seat order."""
         actions = state.night_actions
-        shooters = self._black_seats(state)
-        if len(actions.shots) >= len(shooters):
+        shot = {shooter for shooter, _ in actions.shots}
+        waiting = [seat for seat in self._black_seats(state) if seat not in shot]
+        if not waiting:
             raise RuleViolation("fiim_shots_entered")
-        actions.shots.append((shooters[len(actions.shots)], target))
+        actions.shots.append((waiting[0], target))
         actions.shot_entered = True
         state.step_entered = True
         out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=() if target is None else (target,)))
@@ -283,8 +307,8 @@ class FiimEngine(Engine):
         living seat; anything else is a miss. No role is named."""
         state.timer = None
         actions = state.night_actions
-        targets = [target for _, target in actions.shots]
         shooters = self._black_seats(state)
+        targets = [target for shooter, target in actions.shots if shooter in shooters]
         agreed = (
             bool(shooters)
             and len(targets) == len(shooters)
@@ -298,6 +322,9 @@ class FiimEngine(Engine):
             out.append(Say("fiim.killed", {"seat": killed}))
         else:
             out.append(Say("fiim.miss"))
+        removed = list(actions.disqualified)
+        for seat in removed:  # at night the host never speaks a seat number (MR 9.7)
+            out.append(Say("fiim.removed", {"seat": seat}))
         players = state.players
         don_check, sheriff_check = actions.don_check, actions.sheriff_check
         state.record["nights"].append(
@@ -314,18 +341,23 @@ class FiimEngine(Engine):
                 "sheriff_found_black": (
                     None if sheriff_check is None else players[sheriff_check].role in BLACK
                 ),
-                "disqualified": [],
+                "disqualified": removed,
             }
         )
         state.night_actions = NightActions()
         if killed is not None:
             self._depart(state, out, killed, "kill")
-        if self._announce_winner(state, out):
+        if self._announce_winner(state, out) or self._announce_draw(state, out):
             return
         state.after_last_words = "day"
         state.last_words_queue = [killed] if killed is not None else []
         if state.last_words_queue and self.rules.last_words_after_kill:
+            best_move = killed is not None and self._best_move_due(state)
+            if best_move:
+                out.append(Say("fiim.best_move", {"seat": killed}))
             self._next_last_words(state, out)
+            if best_move:
+                state.best_move_by = killed
         else:
             state.last_words_queue = []
             self._start_day(state, out)
@@ -343,8 +375,10 @@ class FiimEngine(Engine):
         )  # fmt: skip
         if how == "vote":
             out.append(Say("fiim.leaves", {"seat": seat}))
-        elif how != "kill":  # a kill is told by the morning
+        elif how != "kill" and not state.phase.is_night:  # the morning tells of these
             out.append(Say("fiim.removed", {"seat": seat}))
+        if seat in state.speech_lost:
+            state.speech_lost.remove(seat)
 
     # ------------------------------------------------------------------ the day (MR 6, 7)
 
@@ -407,7 +441,9 @@ class FiimEngine(Engine):
         candidates = [seat for seat in self._nominated(state) if state.players[seat].alive]
         state.candidates = candidates
         self._day_record(state)["candidates"] = list(candidates)
-        if not candidates:
+        if state.vote_cancelled_day == state.day:  # a removal cancelled it (MR 9.8)
+            self._cancel_vote(state, out)
+        elif not candidates:
             out.append(Say("fiim.no_nominations"))
             self._begin_night(state, out)
         elif (
@@ -533,3 +569,225 @@ class FiimEngine(Engine):
         if state.phase is Phase.THIRD_VOTE and state.vote_settling is None:
             return Say("fiim.lift_question", {"seats": tuple(state.candidates)})
         return super().repeat_question(state)
+
+    def _voted_out(self, state: GameState, out: list[Effect], seats: list[Seat]) -> None:
+        # a player removed during the pause after the count has left already (MR 9.8)
+        super()._voted_out(state, out, [seat for seat in seats if state.players[seat].alive])
+
+    def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
+        """MR 9.5.1: a third foul takes the player's next ordinary speech (at three or four
+        players a short one instead); the host says so and waits briefly for a nomination."""
+        while state.speakers and not state.players[state.speakers[0]].alive:
+            state.speakers.pop(0)
+        if not state.speakers or state.speakers[0] not in state.speech_lost:
+            super()._next_nomination_speaker(state, out)
+            return
+        seat = state.speakers.pop(0)
+        state.speech_lost.remove(seat)
+        fiim = self.fiim
+        short = len(state.living()) <= 4
+        key = "fiim.short_speech" if short else "fiim.speech_skipped"
+        seconds = fiim.short_speech_seconds if short else fiim.skipped_speech_seconds
+        state.current_speaker = seat
+        out.append(Say(key, {"seat": seat}))
+        state.speech_running = True
+        warning = self._speech_warning() if short else None
+        self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
+
+    # ------------------------------------------------------------------ the best move (MR 8.17)
+
+    def _best_move_due(self, state: GameState) -> bool:
+        """The first night's victim, unless two or more left by the vote on day 1."""
+        days = state.record["days"]
+        return (
+            self.fiim.best_move
+            and state.night == 1
+            and not (days and len(days[0]["left"]) >= 2)
+            and state.record.get("best_move") is None
+        )
+
+    @staticmethod
+    def _best_move_open(state: GameState) -> bool:
+        return (
+            state.best_move_by is not None
+            and state.phase is Phase.LAST_WORDS
+            and state.current_speaker == state.best_move_by
+            and state.speech_running
+        )
+
+    def _best_move(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+        """Three different seats other than the victim's own; recorded, scored, said aloud."""
+        self._exactly(seats, 3)
+        victim = state.best_move_by
+        assert victim is not None  # _best_move_open
+        for index, seat in enumerate(seats):
+            self._validate_seat(state, seat, alive=False)
+            if seat == victim:
+                raise RuleViolation("fiim_best_move_self", seat=seat)
+            if seat in seats[:index]:
+                raise RuleViolation("duplicate_seats", seat=seat)
+        black = sum(1 for seat in seats if state.players[seat].role in BLACK)
+        state.record["best_move"] = {"seat": victim, "seats": list(seats), "black": black}
+        state.best_move_by = None
+        out.append(Say("fiim.best_move_taken", {"seat": victim, "seats": seats}))
+
+    def _next_last_words(self, state: GameState, out: list[Effect]) -> None:
+        state.best_move_by = None  # the victim's minute is over: no best move after it
+        super()._next_last_words(state, out)
+
+    # ------------------------------------------------------------------ fouls, removal (MR 9)
+
+    def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
+        """MR 9.5 to 9.7: warnings; the third costs the next speech; the fourth removes."""
+        seat = event.seat
+        self._validate_seat(state, seat)
+        player = state.players[seat]
+        player.fouls += 1
+        limit = self.fiim.fouls_to_remove
+        removed = player.fouls >= limit
+        state.record["fouls"].append(
+            {"seat": seat, "day": state.day, "night": state.night, "phase": state.phase.value,
+             "count": player.fouls, "disqualified": removed}
+        )  # fmt: skip
+        if removed:
+            self._remove(state, seat, out)
+            return
+        night = state.phase.is_night  # at night no seat number is spoken
+        if not night:
+            out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
+        if player.fouls == limit - 1:
+            state.speech_lost.append(seat)
+            if not night:
+                out.append(Say("fiim.speech_lost", {"seat": seat}))
+
+    def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
+        """MR 10.11 to 10.20: the gravest faults remove a player at once."""
+        self._validate_seat(state, event.seat)
+        self._remove(state, event.seat, out)
+
+    def _remove(self, state: GameState, seat: Seat, out: list[Effect]) -> None:
+        """The player leaves at once without a last word (MR 9.7); at night the morning says
+        so; by day the vote is cancelled as MR 9.8 says."""
+        decided = self._vote_decided(state)
+        leaving = seat in self._leaving(state) if decided else False
+        self._depart(state, out, seat, "removed")
+        if state.phase.is_night:
+            state.night_actions.disqualified.append(seat)
+            if self.winner(state) is not None:
+                self._end_night_with_win(state, out)
+            return
+        if self._announce_winner(state, out):
+            return
+        if seat in state.candidates and not decided:
+            state.candidates.remove(seat)
+        if not self.fiim.removal_cancels_vote:
+            self._after_day_departure(state, out, seat)
+            return
+        if decided:
+            if not leaving:
+                state.vote_cancelled_day = state.day + 1
+            return
+        state.vote_cancelled_day = state.day
+        phase = state.phase
+        if phase is Phase.NOMINATION:
+            if state.current_speaker == seat:
+                self._stop_timer(state, out)
+                self._next_nomination_speaker(state, out)
+        elif phase in (Phase.DEFENCE, Phase.VOTE, Phase.THIRD_VOTE):
+            self._stop_timer(state, out)
+            self._cancel_vote(state, out)
+
+    @staticmethod
+    def _vote_decided(state: GameState) -> bool:
+        """The day's result is known: counted and pausing, or its last words (MR 9.8)."""
+        return state.vote_settling is not None or state.phase is Phase.LAST_WORDS
+
+    @staticmethod
+    def _leaving(state: GameState) -> list[Seat]:
+        """Who the counted vote sends away (empty when it ties or keeps them)."""
+        if state.vote_settling == "third":
+            return list(state.candidates) if 2 * state.third_vote_for > len(state.living()) else []
+        if state.vote_settling == "vote" and state.vote_counts:
+            top = max(state.vote_counts.values())
+            leaders = [seat for seat, count in state.vote_counts.items() if count == top]
+            return leaders if len(leaders) == 1 else []
+        return []
+
+    def _cancel_vote(self, state: GameState, out: list[Effect]) -> None:
+        state.vote_settling = None
+        state.vote_cancelled_day = None
+        self._day_record(state)["vote_cancelled"] = True
+        out.append(Say("fiim.vote_cancelled"))
+        self._begin_night(state, out)
+
+    def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
+        """A removal at night decided the game: the town wakes now and hears it."""
+        self._stop_timer(state, out)
+        out.append(Say("fiim.morning"))
+        removed = list(state.night_actions.disqualified)
+        for seat in removed:
+            out.append(Say("fiim.removed", {"seat": seat}))
+        state.record["nights"].append(
+            {"night": state.night, "disqualified": removed, "killed": None, "ended_by_win": True}
+        )
+        state.night_actions = NightActions()
+        self._announce_winner(state, out)
+
+    # ------------------------------------------------------------------ the end (MR 1.4, 1.5)
+
+    def _begin_night(self, state: GameState, out: list[Effect]) -> None:
+        state.departures_at_dusk = len(state.record["departures"])
+        super()._begin_night(state, out)
+
+    def _announce_winner(self, state: GameState, out: list[Effect]) -> bool:
+        if not super()._announce_winner(state, out):
+            return False
+        state.record["scores"] = score_lines(state.record, self.fiim)
+        return True
+
+    def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
+        """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which
+        nobody left, the game is a draw (``fiim.draw_after_nights``; 0: never)."""
+        now = len(state.record["departures"])
+        quiet_night = now == state.departures_at_dusk
+        quiet_day = state.departures_at_dusk == state.departures_at_morning
+        state.departures_at_morning = now
+        if not quiet_night:
+            state.quiet_rounds = 0
+            return False
+        state.quiet_rounds = state.quiet_rounds + 1 if quiet_day and state.night > 1 else 1
+        limit = self.fiim.draw_after_nights
+        if limit <= 0 or state.quiet_rounds < limit:
+            return False
+        self._stop_timer(state, out)
+        state.phase = Phase.GAME_OVER
+        state.winner = None
+        state.record["winner"] = "draw"
+        state.record["scores"] = score_lines(state.record, self.fiim)
+        out.append(Say("fiim.draw", {"nights": limit}))
+        out.append(GameOver(None))
+        return True
+
+
+def score_lines(record: GameRecord, fiim: FiimSettings) -> list[ScoreLine]:
+    """Each seat's points by line (docs/RULES-FIIM.md section 11): the win or the loss, the
+    best move of a red first-night victim who named two or three black seats, the penalty for
+    a removal. The referee's extra points are added to these by the protocol."""
+    winner = record["winner"]
+    best = record.get("best_move")
+    removed = {d["seat"] for d in record["departures"] if d["how"] == "removed"}
+    lines: list[ScoreLine] = []
+    for key, role in sorted(record["roles"].items(), key=lambda item: int(item[0])):
+        seat = Seat(int(key))
+        team = "black" if role in (Role.MAFIA.value, Role.DON.value) else "red"
+        win = fiim.score_win if winner == team else fiim.score_loss
+        best_move = 0.0
+        if best is not None and best["seat"] == seat and team == "red":
+            hits = best["black"]
+            if hits >= 3:
+                best_move = fiim.score_best_move_3
+            elif hits == 2:
+                best_move = fiim.score_best_move_2
+        penalty = fiim.score_removal if seat in removed else 0.0
+        lines.append(ScoreLine(seat=seat, win=win, best_move=best_move, penalty=penalty))
+    return lines

@@ -95,6 +95,18 @@ class FiimSettings:
     first_day_single_nominee: str = choices("no_vote", "leaves", default="no_vote")
     lift_two_of_four: bool = True
     lift_three_of_nine: bool = False
+    best_move: bool = True
+    fouls_to_remove: int = bounded(2, 10, 4)
+    skipped_speech_seconds: float = bounded(3, 120, 10)
+    short_speech_seconds: float = bounded(5, 600, 30)
+    removal_cancels_vote: bool = True
+    draw_after_nights: int = bounded(0, 10, 3)
+    score_win: float = bounded(-10, 10, 1)
+    score_loss: float = bounded(-10, 10, 0)
+    score_best_move_3: float = bounded(-10, 10, 0.7)
+    score_best_move_2: float = bounded(-10, 10, 0.5)
+    score_removal: float = bounded(-10, 10, -0.5)
+    score_extra_limit: float = bounded(0, 10, 1)
 
 
 @dataclass(frozen=True)

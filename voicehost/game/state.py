@@ -20,7 +20,7 @@ class Player:
     role: Role | None = None  # known after night 0
     alive: bool = True
     fouls: int = 0
-    left_how: str | None = None  # "vote", "kill" or "disqualified"
+    left_how: str | None = None  # "vote", "kill", "disqualified" or (FIIM) "removed"
 
 
 @dataclass
@@ -81,6 +81,15 @@ class GameState:
     disqualified_to_speak: list[Seat] = field(default_factory=list)
     night_actions: NightActions = field(default_factory=NightActions)
     previous_heal: Seat | None = None
+    # FIIM: seats whose next ordinary speech a third foul took (MR 9.5.1); the day whose vote a
+    # removal cancelled (MR 9.8); nights-and-days in a row with nobody leaving (MR 1.5); and the
+    # first night's victim while their best move is still to be entered (MR 8.17.1)
+    speech_lost: list[Seat] = field(default_factory=list)
+    vote_cancelled_day: int | None = None
+    quiet_rounds: int = 0
+    departures_at_dusk: int = 0
+    departures_at_morning: int = 0
+    best_move_by: Seat | None = None
     winner: Team | None = None
     record: GameRecord = field(default_factory=lambda: new_record(0, 0))
 

@@ -90,6 +90,7 @@ SEAT_PROMPTS = (
     PromptKind.REGISTER_SHERIFF,
     PromptKind.DON_CHECK,
     PromptKind.SHERIFF_CHECK,
+    PromptKind.BEST_MOVE,
 )
 
 
