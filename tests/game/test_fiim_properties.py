@@ -90,6 +90,8 @@ class FiimGame:
             assert state.winner is None and 0 < black < red  # MR 1.5
         elif state.phase is Phase.GAME_OVER:
             assert state.winner is (Team.RED if black == 0 else Team.BLACK)
+        elif state.after_last_words == "end":  # the final minute (MR 8.19.1)
+            assert state.phase is Phase.LAST_WORDS and state.pending_winner is not None
         elif not state.phase.is_night:
             assert 0 < black < red, "the game goes on after a win"
 

@@ -22,7 +22,7 @@ from voicehost.game.effects import (
 from voicehost.game.engine import REGISTRATION_STEPS, Engine, _role_value
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import EnterSeats, Foul, Miss, Remove, TimeUp, VoteCount
-from voicehost.game.model import Phase, Role, Seat, TimerKind
+from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.record import GameRecord, ScoreLine, seat_key
 from voicehost.game.rules import FiimSettings, GameRules
 from voicehost.game.state import GameState, NightActions
@@ -633,6 +633,11 @@ class FiimEngine(Engine):
 
     def _next_last_words(self, state: GameState, out: list[Effect]) -> None:
         state.best_move_by = None  # the victim's minute is over: no best move after it
+        if state.after_last_words == "end" and not state.last_words_queue:
+            state.current_speaker = None
+            assert state.pending_winner is not None  # set with "end"
+            self._declare(state, out, state.pending_winner)
+            return
         super()._next_last_words(state, out)
 
     # ------------------------------------------------------------------ fouls, removal (MR 9)
@@ -740,10 +745,51 @@ class FiimEngine(Engine):
         super()._begin_night(state, out)
 
     def _announce_winner(self, state: GameState, out: list[Effect]) -> bool:
-        if not super()._announce_winner(state, out):
+        """MR 1.4, 8.19.1: the result is fixed at the departure; the last to leave by a vote or
+        a kill still has their minute, then the winner is announced. Nothing in that minute
+        changes the result."""
+        if state.after_last_words == "end":
+            return True  # decided already: a foul in the final minute changes nothing
+        winner = self.winner(state)
+        if winner is None:
             return False
-        state.record["scores"] = score_lines(state.record, self.fiim)
+        final = self._final_words(state)
+        if not final:
+            self._declare(state, out, winner)
+            return True
+        self._stop_timer(state, out)
+        state.vote_settling = None
+        state.pending_winner = winner
+        state.after_last_words = "end"
+        state.last_words_queue = final
+        self._next_last_words(state, out)
         return True
+
+    def _final_words(self, state: GameState) -> list[Seat]:
+        """Who speaks before the winner is announced: those who just left by the vote or the
+        night's kill; nobody after a removal (MR 8.19.1, 9.7)."""
+        departures = state.record["departures"]
+        if not self.fiim.game_end_last_words or not departures:
+            return []
+        last = departures[-1]
+        if last["how"] not in ("vote", "kill"):
+            return []
+        same = [
+            d["seat"]
+            for d in departures
+            if (d["how"], d["day"], d["night"]) == (last["how"], last["day"], last["night"])
+        ]
+        return same
+
+    def _declare(self, state: GameState, out: list[Effect], winner: Team) -> None:
+        self._stop_timer(state, out)
+        state.vote_settling = None
+        state.phase = Phase.GAME_OVER
+        state.winner = winner
+        state.record["winner"] = winner.value
+        state.record["scores"] = score_lines(state.record, self.fiim)
+        out.append(Say("game.red_wins" if winner is Team.RED else "game.black_wins"))
+        out.append(GameOver(winner))
 
     def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
         """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which

@@ -101,6 +101,7 @@ class FiimSettings:
     short_speech_seconds: float = bounded(5, 600, 30)
     removal_cancels_vote: bool = True
     draw_after_nights: int = bounded(0, 10, 3)
+    game_end_last_words: bool = True
     score_win: float = bounded(-10, 10, 1)
     score_loss: float = bounded(-10, 10, 0)
     score_best_move_3: float = bounded(-10, 10, 0.7)

@@ -75,7 +75,7 @@ class GameState:
     vote_settling: str | None = None  # "vote" or "third": counted, departures not yet announced
     third_vote_for: int = 0
     last_words_queue: list[Seat] = field(default_factory=list)
-    after_last_words: str = "night"  # "night" or "day"
+    after_last_words: str = "night"  # "night", "day" or (FIIM) "end": the winner is announced
     # Players disqualified by day who speak their last words before the town falls asleep
     # (rules.disqualified_last_words): a disqualification must not interrupt a speech or a vote.
     disqualified_to_speak: list[Seat] = field(default_factory=list)
@@ -90,6 +90,7 @@ class GameState:
     departures_at_dusk: int = 0
     departures_at_morning: int = 0
     best_move_by: Seat | None = None
+    pending_winner: Team | None = None  # FIIM: decided; announced after the last minute (MR 8.19.1)
     winner: Team | None = None
     record: GameRecord = field(default_factory=lambda: new_record(0, 0))
 
