@@ -577,6 +577,7 @@ class FiimEngine(Engine):
     def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
         """MR 9.5.1: a third foul takes the player's next ordinary speech (at three or four
         players a short one instead); the host says so and waits briefly for a nomination."""
+        state.lost_speech = None
         while state.speakers and not state.players[state.speakers[0]].alive:
             state.speakers.pop(0)
         if not state.speakers or state.speakers[0] not in state.speech_lost:
@@ -589,6 +590,7 @@ class FiimEngine(Engine):
         key = "fiim.short_speech" if short else "fiim.speech_skipped"
         seconds = fiim.short_speech_seconds if short else fiim.skipped_speech_seconds
         state.current_speaker = seat
+        state.lost_speech = None if short else seat
         out.append(Say(key, {"seat": seat}))
         state.speech_running = True
         warning = self._speech_warning() if short else None

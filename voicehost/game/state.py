@@ -85,6 +85,7 @@ class GameState:
     # removal cancelled (MR 9.8); nights-and-days in a row with nobody leaving (MR 1.5); and the
     # first night's victim while their best move is still to be entered (MR 8.17.1)
     speech_lost: list[Seat] = field(default_factory=list)
+    lost_speech: Seat | None = None  # whose lost speech's window is open now
     vote_cancelled_day: int | None = None
     quiet_rounds: int = 0
     departures_at_dusk: int = 0
