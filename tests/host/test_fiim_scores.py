@@ -120,6 +120,7 @@ def test_a_removal_costs_points_and_shows_in_the_protocol(
     table = capsys.readouterr().out
     assert "   9  МАФИЯ               4  удалён" in table
     assert "голосование отменено: игрок удалён" in table
+    assert "игрок 9: фол 4 (день 1), удаление" in table
     assert "   9         0       0    -0.5       0    -0.5" in table
 
 

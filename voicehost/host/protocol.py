@@ -167,7 +167,8 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
                 if foul["phase"].startswith("night")
                 else say("when_day", day=foul["day"])
             )
-            extra = say("disqualified_mark") if foul["disqualified"] else ""
+            mark = "removed_mark" if is_fiim(protocol) else "disqualified_mark"
+            extra = say(mark) if foul["disqualified"] else ""
             lines.append(
                 "  " + say("foul", seat=foul["seat"], count=foul["count"], when=when) + extra
             )
