@@ -85,3 +85,44 @@ def test_play_preset_fiim_sets_ten_players_and_refuses_another_count() -> None:
     assert (settings.rules.preset, settings.players) == ("fiim", 10)
     with pytest.raises(VoicehostError, match="leave --players out"):
         settings_for(Namespace(**{**vars(args), "players": 12}))
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "examples").glob("fiim-*.txt")))
+def test_every_fiim_example_replays_from_its_journal_to_the_same_protocol(
+    name: str, tmp_path: Path
+) -> None:
+    """Fouls, removals (`remove` is journaled too), the best move and the final minute are all
+    rebuilt from the journal after a crash, to the same protocol and points."""
+    from voicehost.host import protocol
+
+    lines = (REPO / "examples" / name).read_text(encoding="utf-8").splitlines()
+    journal = tmp_path / "game.jsonl"
+    result = run_script(lines, config.loads(""), journal_path=journal)
+    assert result.errors == []
+    replayed = replay_journal(config.loads(""), journal)
+    assert protocol.build(replayed.state) == result.protocol
+    assert "scores" in result.protocol and len(result.protocol["scores"]) == 10
+
+
+FIIM_DAY_1 = ["preset fiim", "2 5 9", "wait", "5", "wait", "4", "wait", "wait"]
+
+
+@pytest.mark.parametrize(
+    ("lines", "removed", "error"),
+    [
+        ([*FIIM_DAY_1, "remove 6"], [6], None),
+        ([*FIIM_DAY_1, "удалить 6"], [6], None),
+        (["2 5 9", "wait", "4", "wait", "7", "wait", "remove 6"], [], "введите f 6"),
+    ],
+)
+def test_remove_at_the_keyboard(lines: list[str], removed: list[int], error: str | None) -> None:
+    """MR 10.11 to 10.20: `remove N` removes at once at a FIIM table; the club rules refuse it
+    and say what to type instead."""
+    result = run_script(lines, config.loads(""))
+    gone = [d["seat"] for d in result.protocol["departures"] if d["how"] == "removed"]
+    assert gone == removed
+    if error is None:
+        assert result.errors == []
+        assert "Игрок номер шесть удалён и покидает стол без последнего слова." in result.transcript
+    else:
+        assert len(result.errors) == 1 and error in result.errors[0]
