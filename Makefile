@@ -88,11 +88,12 @@ soak: dev
 	$(BIN)/python bench/soak_kill9.py
 
 # The fuzzers' long round, FUZZ_EXAMPLES per fuzzer (make test runs a quick one): typed lines,
-# keypad key streams, the journal reader and the config loader.
+# keypad key streams, the journal reader, the config loader and a folder's takes.json.
 FUZZ_EXAMPLES ?= 10000
 fuzz: dev
 	VOICEHOST_FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -q tests/console/test_input_fuzz.py \
-	  tests/host/test_file_fuzz.py -k "nothing_breaks or never" --hypothesis-show-statistics
+	  tests/host/test_file_fuzz.py tests/voice_in/test_takes.py \
+	  -k "nothing_breaks or never_raises or whatever" --hypothesis-show-statistics
 
 # Emulated Raspberry Pi (Debian bookworm under qemu-user-static): `make run` to the host's start,
 # then `make test`, in a fresh clone of HEAD. About an hour; not part of `make test`. Needs root.

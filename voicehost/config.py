@@ -8,7 +8,9 @@ numeric bounds). Unknown keys are errors, so a typo never silently falls back to
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
+import re
 import types
 import typing
 from dataclasses import dataclass, field
@@ -86,6 +88,14 @@ class ListenerSettings:
     """After the host stops speaking, the microphone stays ignored this long (room echo)."""
     block_seconds: float = bounded(0.01, 0.5, 0.05)
     """Microphone audio is handed to Vosk in blocks this long (seconds)."""
+    competitors: int = bounded(0, 50, 3)
+    """Words of the model that sound most like each stop word, put in the grammar."""
+    vad: str = choices("auto", "silero", "webrtc", default="auto")
+    """The voice-activity detector that hears the silence after a stop word."""
+    room_margin_db: float = bounded(3, 40, 12.0)
+    """Voice this much quieter than the speaker is the room's (dB)."""
+    speech_dbfs: float = bounded(-80, 0, -25.0)
+    """The players' voices at the microphone (dBFS); `voicehost listen --calibrate` measures it."""
 
 
 @dataclass(frozen=True)
@@ -456,3 +466,64 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 _find_line(root, f"keypad.keymap.{key_name}"),
                 f"{key_value!r} is not a key action; use one of: {', '.join(sorted(allowed))}",
             )
+
+
+def update(path: str | Path, section: str, values: dict[str, Any]) -> str:
+    """Set ``section.key: value`` for each of ``values`` in the config file at ``path``, keeping
+    its comments and layout; a key the section lacks is added at its end. The new text is
+    checked (``loads``) before it replaces the file, so a file is never left broken; returns it.
+    """
+    config_path = Path(path)
+    try:
+        text = _text(config_path.read_bytes(), config_path) if config_path.exists() else ""
+    except OSError as exc:
+        raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
+    new_text = set_in_text(text, section, values)
+    loads(new_text, base_dir=config_path.resolve().parent)
+    temporary = config_path.with_name(f".{config_path.name}.new")
+    try:
+        temporary.write_text(new_text, encoding="utf-8")
+        if config_path.exists():
+            os.chmod(temporary, config_path.stat().st_mode & 0o777)
+        temporary.replace(config_path)
+    except OSError as exc:
+        temporary.unlink(missing_ok=True)
+        raise ConfigError(str(config_path), None, f"cannot write the file: {exc.strerror}") from exc
+    return new_text
+
+
+def set_in_text(text: str, section: str, values: dict[str, Any]) -> str:
+    """``text`` with ``section.key`` set to each value (see :func:`update`)."""
+    lines = text.splitlines()
+    heading = re.compile(rf"{re.escape(section)}:\s*(#.*)?$")
+    header = next((index for index, line in enumerate(lines) if heading.match(line)), None)
+    if header is None:
+        lines += ["", f"{section}:"]
+        header = len(lines) - 1
+    end = header + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end].startswith((" ", "\t"))):
+        end += 1
+    while end > header + 1 and not lines[end - 1].strip():
+        end -= 1
+    for key, value in values.items():
+        rendered = _yaml_value(value)
+        pattern = re.compile(rf"^(\s+){re.escape(key)}:\s*([^#]*?)(\s+#.*)?$")
+        for index in range(header + 1, end):
+            match = pattern.match(lines[index])
+            if match:
+                lines[index] = f"{match.group(1)}{key}: {rendered}{match.group(3) or ''}"
+                break
+        else:
+            lines.insert(end, f"  {key}: {rendered}")
+            end += 1
+    return "\n".join(lines) + "\n"
+
+
+def _yaml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:g}" if value != int(value) else f"{value:.1f}"
+    if isinstance(value, int):
+        return str(value)
+    return json.dumps(str(value), ensure_ascii=False)

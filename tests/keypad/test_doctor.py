@@ -129,13 +129,22 @@ def test_a_broken_alsa_configuration_is_reported_not_a_crash(tmp_path: Path) -> 
     assert "✔" in line_of(result.stdout, "Journal folder")  # the report went on to the end
 
 
+def voice_like(seconds: float, amplitude: float) -> np.ndarray:
+    """A tone that comes and goes (4800 samples on, 4800 off: 0.3 s each as the doctor records
+    at 16 kHz) over a quiet room, as speech does."""
+    tone = sine(seconds, amplitude)
+    room = np.random.default_rng(5).normal(0, 30, tone.size)
+    return np.where((np.arange(tone.size) // 4800) % 2 == 0, tone, 0) + room
+
+
 def test_the_test_tone_is_played_and_the_microphone_level_measured(tmp_path: Path) -> None:
-    env = alsa_file_device(tmp_path, sine(3, 0.1))
+    env = alsa_file_device(tmp_path, voice_like(3, 0.1))
     result = run_doctor(tmp_path, env)
     assert "Traceback" not in result.stderr
     assert "✔" in line_of(result.stdout, "Sound output")
     microphone = line_of(result.stdout, "Microphone")
-    assert "✔" in microphone and "-23 dBFS" in microphone  # a sine at 0.1 is -23 dBFS RMS
+    # A sine at 0.1 is -23 dBFS RMS; sounding 60 % of the recorded second, -25 dBFS.
+    assert "✔" in microphone and "-25 dBFS" in microphone, microphone
     with wave.open(str(tmp_path / "played.wav")) as played:
         rate = played.getframerate()
         tone = np.frombuffer(played.readframes(played.getnframes()), dtype="<i2")
@@ -150,6 +159,16 @@ def test_a_silent_microphone_is_named_as_the_thing_to_fix(tmp_path: Path) -> Non
     assert "pure silence" in line_of(result.stdout, "Microphone")
     assert "Microphone: the microphone is muted" in result.stdout
     assert not (tmp_path / "played.wav").exists() or (tmp_path / "played.wav").stat().st_size < 100
+
+
+def test_a_room_too_loud_for_hearing_is_a_warning_that_says_what_to_do(tmp_path: Path) -> None:
+    # A fan or a crowd: steady noise at -30 dBFS, only 5 dB under players' voices at -25.
+    noise = np.random.default_rng(9).normal(0, 32768 * 10 ** (-30 / 20), 3 * MIC_RATE)
+    result = run_doctor(tmp_path, alsa_file_device(tmp_path, noise), "--no-tone")
+    microphone = line_of(result.stdout, "Microphone")
+    assert "!" in microphone and "too loud for hearing" in microphone, microphone
+    assert "move the microphone closer" in result.stdout
+    assert "voicehost listen --calibrate" in result.stdout
 
 
 def test_the_russian_voice_is_verified_by_rendering() -> None:

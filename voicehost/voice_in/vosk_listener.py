@@ -2,9 +2,15 @@
 
 Audio comes from an :class:`~voicehost.voice_in.microphone.AudioSource` (live microphone, WAV
 file, ALSA file device) on the Listener's own thread. A Vosk ``KaldiRecognizer`` in grammar
-mode knows only the stop words, ``[unk]`` when the model has it, and filler words from the
-model's own vocabulary (so other speech has somewhere to go). The decision itself is
-:class:`voicehost.voice_in.rule.StopWordRule`; this module only wires Vosk and the audio to it.
+mode knows only the stop words, ``[unk]`` when the model has it, competitors (the model's words
+that sound most like a stop word, so a look-alike lands on itself) and filler words (so other
+speech has somewhere to go). A voice-activity detector (``vad.py``) hears the same audio. The
+decision itself is :class:`voicehost.voice_in.rule.StopWordRule`; this module only wires Vosk,
+the VAD and the audio to it.
+
+Decoding is deterministic: every speech starts from a new recogniser and the same seed of libc's
+``rand()`` (Kaldi draws on it), so a recording always gives the same decisions, in a game and in
+tests, whatever was decoded before it.
 
 The Listener is deaf until ``listen(token)`` and feeds Vosk nothing while deaf, so nights and
 the free discussion cost no CPU.
@@ -12,6 +18,8 @@ the free discussion cost no CPU.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import json
 import logging
 import threading
@@ -29,11 +37,13 @@ from voicehost.voice_in.rule import (
     Decision,
     HeardWord,
     Hypothesis,
-    SilenceMeter,
+    RuleTuning,
     StopWordRule,
     Verdict,
+    choose_competitors,
     choose_fillers,
 )
+from voicehost.voice_in.vad import FrameMeter, VoiceDetector, make_detector
 
 if TYPE_CHECKING:
     from voicehost.config import ListenerSettings, Settings
@@ -106,9 +116,10 @@ class SpeechModel:
 
 
 def grammar_words(
-    model: SpeechModel, stop_words: Sequence[str], filler_count: int
+    model: SpeechModel, stop_words: Sequence[str], filler_count: int, competitors: int = 0
 ) -> tuple[str, ...]:
-    """The recogniser's grammar: stop words, ``[unk]`` if known, and ``filler_count`` fillers.
+    """The recogniser's grammar: stop words, ``[unk]`` if known, ``competitors`` look-alikes
+    for each stop word and ``filler_count`` fillers.
 
     Raises VocabularyError naming the stop words the model does not know (Vosk itself would
     only log a warning and then never hear them).
@@ -119,9 +130,30 @@ def grammar_words(
     words = list(stop_words)
     if model.knows(UNKNOWN_WORD):
         words.append(UNKNOWN_WORD)
+    if competitors > 0:
+        words.extend(choose_competitors(model.vocabulary(), stop_words, competitors))
     if filler_count > 0:
-        words.extend(choose_fillers(model.vocabulary(), stop_words, filler_count))
+        fillers = choose_fillers(model.vocabulary(), stop_words, filler_count)
+        words.extend(word for word in fillers if word not in words)
     return tuple(words)
+
+
+RAND_SEED = 1
+"""The seed of libc's ``rand()`` at the start of every speech (Kaldi draws on it)."""
+
+
+def seed_libc_rand(seed: int = RAND_SEED) -> None:
+    """Seed the C library's ``rand()``, which Kaldi uses while decoding."""
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+    except OSError:  # no C library by that name: decoding stays as it is (never seen on Linux)
+        log.warning(
+            "cannot seed the C library's rand(): decoding may vary from run to run",
+            extra=LOG_ONLY,
+        )
+        return
+    libc.srand(ctypes.c_uint(seed))
 
 
 class StopWordRecognizer:
@@ -132,19 +164,25 @@ class StopWordRecognizer:
     """
 
     def __init__(self, model: SpeechModel, words: Sequence[str] | None, sample_rate: int) -> None:
-        vosk = import_vosk()
-        if words is None:
-            self._recognizer = vosk.KaldiRecognizer(model.model, sample_rate)
-        else:
-            # Vosk drops every word of an ASCII-escaped grammar: keep the letters as they are.
-            grammar = json.dumps(list(words), ensure_ascii=False)
-            self._recognizer = vosk.KaldiRecognizer(model.model, sample_rate, grammar)
-        self._recognizer.SetWords(True)
-        self._recognizer.SetPartialWords(True)
+        self.model = model
         self.words = None if words is None else tuple(words)
         self.sample_rate = sample_rate
         self._fed = 0
         self._base = 0
+        self._created = 0  # samples fed before the recogniser was made: its times start there
+        self._recognizer = self._new_recognizer()
+
+    def _new_recognizer(self) -> Any:
+        vosk = import_vosk()
+        if self.words is None:
+            recognizer = vosk.KaldiRecognizer(self.model.model, self.sample_rate)
+        else:
+            # Vosk drops every word of an ASCII-escaped grammar: keep the letters as they are.
+            grammar = json.dumps(list(self.words), ensure_ascii=False)
+            recognizer = vosk.KaldiRecognizer(self.model.model, self.sample_rate, grammar)
+        recognizer.SetWords(True)
+        recognizer.SetPartialWords(True)
+        return recognizer
 
     @property
     def seconds(self) -> float:
@@ -167,8 +205,15 @@ class StopWordRecognizer:
         self._recognizer.Reset()
         self._base = self._fed
 
+    def fresh(self) -> None:
+        """A new speech: a new recogniser and the same seed, so the same audio always decodes
+        the same way whatever came before; times restart at zero."""
+        seed_libc_rand()
+        self._recognizer = self._new_recognizer()
+        self._base = self._created = self._fed
+
     def _hypothesis(self, text: str, key: str, final: bool) -> Hypothesis:
-        offset = self._base / self.sample_rate
+        offset = (self._base - self._created) / self.sample_rate
         words = tuple(
             HeardWord(
                 word=str(item["word"]),
@@ -211,6 +256,12 @@ class ListenerTuning:
     silence_seconds: float = 0.6
     min_confidence: float = 0.0
     echo_tail_seconds: float = 0.3
+    room_margin_db: float = 12.0
+    vad: str = "auto"
+    vad_threshold: float = 0.5
+
+    def rule(self) -> RuleTuning:
+        return RuleTuning(self.silence_seconds, self.min_confidence, self.room_margin_db)
 
 
 class VoskListener:
@@ -228,6 +279,7 @@ class VoskListener:
         stop_words: Sequence[str],
         tuning: ListenerTuning | None = None,
         on_event: Callable[[ListenerEvent], None] | None = None,
+        detector: VoiceDetector | None = None,
     ) -> None:
         self.tuning = tuning or ListenerTuning()
         if source.sample_rate != recognizer.sample_rate:
@@ -235,10 +287,10 @@ class VoskListener:
         self.recognizer = recognizer
         self.source = source
         self.clock = clock
-        self.rule = StopWordRule(
-            stop_words, self.tuning.silence_seconds, self.tuning.min_confidence
-        )
-        self.meter = SilenceMeter(source.sample_rate)
+        self.rule = StopWordRule(stop_words, tuning=self.tuning.rule())
+        if detector is None:
+            detector = make_detector(self.tuning.vad, source.sample_rate)
+        self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
         self.failure: BaseException | None = None
         self._lock = threading.Lock()
@@ -378,7 +430,7 @@ class VoskListener:
         return block.samples[skip:], block.captured_at + skip / block.sample_rate
 
     def _restart(self, start: float, generation: int) -> None:
-        self.recognizer.reset()
+        self.recognizer.fresh()
         self.rule.reset()
         self.meter.reset()
         self._origin = start
@@ -386,16 +438,17 @@ class VoskListener:
         self._interrupted = False
 
     def _hear(self, samples: np.ndarray, token: int, generation: int) -> None:
-        silent_for = self.meter.feed(samples)
+        decisions = self.rule.hear(self.meter.feed(samples))
         hypothesis = self.recognizer.accept(samples)
-        quiet = silent_for >= self.tuning.silence_seconds
-        if not hypothesis.final and self.meter.heard_speech and quiet:
+        now = self.recognizer.seconds
+        if not hypothesis.final and self.rule.should_close(now):
             hypothesis = self.recognizer.finish()
         if hypothesis.final:
-            self.meter.mark_closed()
+            self.rule.closed()
             if hypothesis.words:
                 self._report(WordsHeard(tuple(self._on_clock(w) for w in hypothesis.words)))
-        for decision in self.rule.observe(hypothesis, self.recognizer.seconds, silent_for):
+        decisions.extend(self.rule.observe(hypothesis, now))
+        for decision in decisions:
             self._report(
                 replace(decision, word=self._on_clock(decision.word), at=self._origin + decision.at)
             )
@@ -422,7 +475,45 @@ def tuning_from(settings: ListenerSettings) -> ListenerTuning:
         silence_seconds=settings.silence_seconds,
         min_confidence=settings.min_confidence,
         echo_tail_seconds=settings.echo_tail_seconds,
+        room_margin_db=settings.room_margin_db,
+        vad=settings.vad,
     )
+
+
+@dataclass(frozen=True)
+class ListenerKit:
+    """A loaded model, its grammar and the tuning: makes Listeners over any audio source.
+
+    Loading the model takes seconds; replaying many recordings (``voicehost listen --wav DIR``,
+    the calibration) makes one kit and a Listener per recording from it.
+    """
+
+    model: SpeechModel
+    words: tuple[str, ...]
+    stop_words: tuple[str, ...]
+    tuning: ListenerTuning
+
+    @classmethod
+    def load(cls, settings: Settings, folder: Path, stop_words: Sequence[str]) -> ListenerKit:
+        """Load the model in ``folder`` (seconds) and check that it knows every stop word
+        (VocabularyError if not)."""
+        listening = settings.listener
+        model = SpeechModel(folder)
+        filler_count = listening.filler_count if listening.fillers else 0
+        words = grammar_words(model, stop_words, filler_count, listening.competitors)
+        return cls(model, words, tuple(stop_words), tuning_from(listening))
+
+    def listener(
+        self,
+        source: AudioSource,
+        clock: Clock,
+        on_event: Callable[[ListenerEvent], None] | None = None,
+        tuning: ListenerTuning | None = None,
+    ) -> VoskListener:
+        recognizer = StopWordRecognizer(self.model, self.words, source.sample_rate)
+        return VoskListener(
+            recognizer, source, clock, self.stop_words, tuning or self.tuning, on_event
+        )
 
 
 def build_listener(
@@ -441,9 +532,7 @@ def build_listener(
     from voicehost.voice_in.microphone import MicrophoneSource
 
     listening = settings.listener
-    model = SpeechModel(folder)
-    filler_count = listening.filler_count if listening.fillers else 0
-    words = grammar_words(model, stop_words, filler_count)
+    kit = ListenerKit.load(settings, folder, stop_words)
     if source is None:
         source = MicrophoneSource(
             clock,
@@ -451,12 +540,42 @@ def build_listener(
             sample_rate=listening.sample_rate,
             block_seconds=listening.block_seconds,
         )
-    recognizer = StopWordRecognizer(model, words, source.sample_rate)
     log.info(
         "listening for %s with %s (%d grammar words)",
         stop_words,
         folder.name,
-        len(words),
+        len(kit.words),
         extra=LOG_ONLY,
     )
-    return VoskListener(recognizer, source, clock, stop_words, tuning_from(listening), on_event)
+    return kit.listener(source, clock, on_event)
+
+
+def replay(
+    kit: ListenerKit,
+    samples: np.ndarray,
+    sample_rate: int,
+    tuning: ListenerTuning | None = None,
+    on_event: Callable[[ListenerEvent], None] | None = None,
+    block_seconds: float = 0.05,
+) -> list[float]:
+    """Run a Listener from ``kit`` over a recording, block by block on this thread, hearing
+    again after each end (as a game does for the next speech); the audio times (seconds) at
+    which it ended a speech. The same recording always gives the same answer."""
+    from voicehost.clock import FakeClock
+    from voicehost.voice_in.microphone import ArraySource
+
+    source = ArraySource(samples, sample_rate, block_seconds=block_seconds)
+    ends: list[float] = []
+    listener = kit.listener(source, FakeClock(), on_event, tuning)
+    current: list[float] = [0.0]
+
+    def ended(token: int) -> None:
+        ends.append(current[0])
+        listener.listen(token + 1)
+
+    listener.start(ended, thread=False)
+    listener.listen(1)
+    for block in source.blocks():
+        current[0] = block.ends_at
+        listener.process(block)
+    return ends
