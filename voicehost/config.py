@@ -21,6 +21,8 @@ import yaml
 
 from voicehost.errors import ConfigError
 from voicehost.game.rules import (
+    PRESETS,
+    FiimSettings,
     GameRules,
     NightWindows,
     RulesSettings,
@@ -154,6 +156,7 @@ class Settings:
     rules: RulesSettings = field(default_factory=RulesSettings)
     timers: TimerSettings = field(default_factory=TimerSettings)
     night: NightSettings = field(default_factory=NightSettings)
+    fiim: FiimSettings = field(default_factory=FiimSettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
     audio: AudioSettings = field(default_factory=AudioSettings)
     listener: ListenerSettings = field(default_factory=ListenerSettings)
@@ -169,20 +172,32 @@ class Settings:
 
     @property
     def mafia_count(self) -> int:
-        return self.rules.mafia_count[self.players]
+        return self.game.mafia_count
 
     @property
     def game(self) -> GameRules:
         """The settings that decide the game, as the rules take them."""
         windows = {f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)}
-        return GameRules(self.players, self.rules, self.timers, NightWindows(**windows))
+        return GameRules(self.players, self.rules, self.timers, NightWindows(**windows), self.fiim)
 
     def with_game(self, game: GameRules) -> Settings:
         """These settings with the game-deciding parts replaced (a journal's recorded rules)."""
         night = dataclasses.replace(self.night, **dataclasses.asdict(game.night))
         return dataclasses.replace(
-            self, players=game.players, rules=game.rules, timers=game.timers, night=night
+            self,
+            players=game.players,
+            rules=game.rules,
+            timers=game.timers,
+            night=night,
+            fiim=game.fiim,
         )
+
+
+def with_preset(settings: Settings, preset: str) -> Settings:
+    """``settings`` played by ``preset`` (club or fiim), at the table size the preset fixes."""
+    fixed = PRESETS[preset].players
+    rules = dataclasses.replace(settings.rules, preset=preset)
+    return dataclasses.replace(settings, rules=rules, players=fixed or settings.players)
 
 
 def load(path: str | Path | None = None) -> Settings:
@@ -393,6 +408,14 @@ def _find_line(node: yaml.Node, dotted: str) -> int | None:
 
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
+    fixed = PRESETS[settings.rules.preset].players
+    if fixed is not None and settings.players != fixed:
+        raise ConfigError(
+            "players",
+            _find_line(root, "players") or _find_line(root, "rules.preset"),
+            f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
+            f"{settings.players}: set players: {fixed}",
+        )
     counts = settings.rules.mafia_count
     for players in range(8, 14):
         if players not in counts:

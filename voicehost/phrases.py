@@ -543,8 +543,12 @@ class PhraseBook:
                 f"known: {', '.join(self._words)}"
             ) from None
 
-    def phase_name(self, phase: str) -> str:
-        """The screen's name of ``phase`` (a ``Phase`` or its value)."""
+    def phase_name(self, phase: str, preset: str = "club") -> str:
+        """The screen's name of ``phase`` (a ``Phase`` or its value); a preset may name a phase
+        its own way (``fiim.third_vote``: «поднять всех»)."""
+        own = self._phases.get(f"{preset}.{phase}")
+        if own is not None:
+            return own
         try:
             return self._phases[str(phase)]
         except KeyError:

@@ -31,6 +31,7 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Seat, Team
+from voicehost.game.presets import engine_for
 from voicehost.phrases import PhraseBook
 
 REPO = Path(__file__).resolve().parents[2]
@@ -106,7 +107,7 @@ class Table:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or make_settings()
-        self.engine = Engine(self.settings.game)
+        self.engine: Engine = engine_for(self.settings.game)
         self.state, self.effects = self.engine.new_game()
         self.log: list[Effect] = list(self.effects)
 

@@ -76,12 +76,86 @@ def disqualification(result: ScriptResult, protocol: dict[str, Any]) -> None:
     )
 
 
+def fiim_town_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """docs/RULES-FIIM.md: hidden cards, agreed shots, private checks, a lone nominee."""
+    assert protocol["winner"] == "red"
+    assert _departures(result, "vote") == [5, 9, 2] and _departures(result, "kill") == [3, 1]
+    assert [n.get("shots") for n in protocol["nights"][1:]] == [{"2": 3, "9": 3}, {"2": 1}]
+    assert [n["sheriff_found_black"] for n in protocol["nights"][1:]] == [True, True]
+    assert not any("Роль игрока" in line or "Шериф нашёл" in line for line in result.transcript)
+    assert [d["nominations"] for d in protocol["days"]][1] == {"4": [9], "6": [2]}
+    assert _said(result, "Выставлен один игрок, номер два: все голоса против него.") == 1
+
+
+def _score(protocol: dict[str, Any], seat: int) -> dict[str, Any]:
+    return next(line for line in protocol["scores"] if line["seat"] == seat)
+
+
+def fiim_black_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """§1: black wins at three against three; §7: a best move with no black seat scores 0."""
+    assert protocol["winner"] == "black"
+    assert _departures(result, "vote") == [4, 6] and _departures(result, "kill") == [3, 7]
+    assert protocol["best_move"] == {"seat": 3, "seats": [1, 6, 7], "black": 0}
+    assert [_score(protocol, seat)["total"] for seat in (2, 3, 5)] == [1, 0, 1]
+    assert _said(result, "Выставлен один игрок, номер шесть: все голоса против него.") == 1
+    assert result.transcript[-1] == "Игра окончена. Победила мафия!"
+
+
+def fiim_best_move(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """§7 (MR 8.17.1): the first night's victim names three seats; two black score 0.5."""
+    assert protocol["winner"] == "red"
+    assert protocol["best_move"] == {"seat": 3, "seats": [2, 6, 9], "black": 2}
+    assert _score(protocol, 3) | {"comment": ""} == {
+        "seat": 3, "win": 1, "best_move": 0.5, "penalty": 0.0, "extra": 0.0, "comment": "",
+        "total": 1.5,
+    }  # fmt: skip
+    assert _said(result, "Лучший ход: игрок номер три, назовите три номера.") == 1
+    assert _said(result, "Лучший ход игрока номер три: номера два, шесть и девять.") == 1
+
+
+def fiim_fourth_foul(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """§9 (MR 9.5.1, 9.7, 9.8): warnings, a lost speech, removal, the day's vote cancelled."""
+    assert protocol["winner"] == "red"
+    assert _departures(result, "removed") == [9]
+    assert [f["count"] for f in protocol["fouls"]] == [1, 2, 3, 4]
+    assert _said(result, "Третье замечание: игрок номер девять пропускает") == 1
+    assert _said(result, "Игрок номер девять пропускает речь") == 1
+    assert not any(line.startswith("Слово игроку номер девять") for line in result.transcript)
+    assert _said(result, "Игрок номер девять удалён и покидает стол без последнего слова.") == 1
+    assert not any(
+        line.startswith("Последнее слово игроку номер девять") for line in result.transcript
+    )
+    day1 = protocol["days"][0]
+    assert day1["vote_cancelled"] and day1["votes"] == [] and day1["candidates"] == [5]
+    assert _score(protocol, 9)["penalty"] == -0.5
+    assert [n["shots"] for n in protocol["nights"][1:]] == [{"2": 3, "5": 3}, {"2": 1}]
+
+
+def fiim_lift_all(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """§5 (MR 7.17 to 7.20): tie, 30 s speeches, a tie again, «поднять всех»; §7: no best move
+    after two left by the vote on day 1."""
+    day1 = protocol["days"][0]
+    assert [v["counts"] for v in day1["votes"]] == [{"5": 5, "7": 5}] * 2
+    assert day1["third_vote"] == {"candidates": [5, 7], "votes_for": 6, "voters": 10,
+                                  "outcome": "all_leave", "four_players": False}  # fmt: skip
+    assert day1["left"] == [5, 7]
+    assert _said(result, "Повторная речь игроку номер") == 2
+    assert _said(result, "Кто за то, чтобы все игроки номер пять и семь покинули стол?") == 1
+    assert protocol["best_move"] is None and not _said(result, "Лучший ход")
+    assert protocol["winner"] == "red"
+
+
 FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "town-wins.txt": town_wins,
     "mafia-wins.txt": mafia_wins,
     "revote-and-third-vote.txt": revote_and_third_vote,
     "doctor-save.txt": doctor_save,
     "disqualification.txt": disqualification,
+    "fiim-town-wins.txt": fiim_town_wins,
+    "fiim-black-wins.txt": fiim_black_wins,
+    "fiim-best-move.txt": fiim_best_move,
+    "fiim-fourth-foul.txt": fiim_fourth_foul,
+    "fiim-lift-all.txt": fiim_lift_all,
 }
 
 

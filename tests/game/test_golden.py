@@ -71,6 +71,7 @@ SCRIPTS = {
         "rules:\n  acquaintance: true\n  acquaintance_topic: любимая книга\n"
         "timers:\n  acquaintance_seconds: 20\n"
     ),
+    "fiim.script": "rules:\n  preset: fiim\n",  # docs/RULES-FIIM.md
 }
 """Each golden script and the config.yaml it is played with."""
 

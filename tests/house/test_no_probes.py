@@ -13,6 +13,7 @@ ALLOWED_GETATTR = {
     ("voicehost/__main__.py", "func"),  # argparse: a subcommand was given
     ("voicehost/cli/play.py", "players"),  # argparse: options `resume` does not have
     ("voicehost/cli/play.py", "lang"),
+    ("voicehost/cli/play.py", "preset"),
     ("voicehost/voice_out/tts.py", "voicehost_phonemes"),  # pyttsx3's function, wrapped once
     ("voicehost/voice_in/models.py", "reason"),  # urllib's errors
     ("voicehost/voice_in/models.py", "name"),  # a file object may be nameless (BytesIO)

@@ -491,3 +491,134 @@ def test_resume_after_a_power_cut_in_the_middle_of_the_night(
     wait_timer(host)
     assert "Этой ночью мафия убила игрока номер три." in host.transcript
     assert "Комиссар нашёл мафию." in host.transcript
+
+
+# --------------------------------------------------------------------------- FIIM nights
+# docs/RULES-FIIM.md §6 and §13: black 2, 5, 9 (the Don on 5), the Sheriff on 4. Day 1 has no
+# nomination, so night 1 has all three black players shooting in turn, then the Don's check, then
+# the Sheriff's.
+
+FIIM_NIGHT0_AND_DAY1 = ["2 5 9", "wait", "5", "wait", "4", "wait", "wait"] + ["."] * 10
+
+
+@dataclass(frozen=True)
+class FiimNight:
+    """Night 1 by the FIIM rules: each black player's entry in the shot's window, in turn."""
+
+    shots: tuple[Act, ...]
+    don: Act
+    sheriff: Act
+
+
+def play_fiim_night(night: FiimNight, voice: EspeakVoice) -> Recorded:
+    from voicehost.config import with_preset
+
+    config = with_preset(settings(), "fiim")
+    clock = FakeClock()
+    timeline = Timeline(clock, voice)
+    led = LedLog()
+    private = LedPrivateChannel(led, config.private, sleeper=led.hold)
+    loop = masking_sound(config, RATE)
+    host = Host(
+        config,
+        PhraseBook.load("ru"),
+        clock,
+        speaker=timeline,
+        cues=timeline,
+        private=private,
+        background=timeline,
+        masking=lambda: (loop, RATE),
+    )
+    host.start()
+    result = run_script(FIIM_NIGHT0_AND_DAY1, config, clock=clock, host=host)
+    assert result.errors == []
+    assert host.state is not None and host.state.phase is Phase.NIGHT_MAFIA
+    night_start = timeline.first("Наступает ночь, город засыпает!")
+    controller = KeypadController(host, timeline, clock)
+    for phase, acts in (
+        (Phase.NIGHT_MAFIA, night.shots),
+        (Phase.NIGHT_DON, (night.don,)),
+        (Phase.NIGHT_SHERIFF, (night.sheriff,)),
+    ):
+        assert host.state.phase is phase and host.timer is not None
+        window = host.timer.starts_at
+        for act in acts:
+            if act.keys is None:
+                continue
+            first_key = window + act.after - KEY_GAP * (len(act.keys) - 1)
+            for number, char in enumerate(act.keys):
+                advance_to(host, clock, first_key + number * KEY_GAP)
+                controller.on_key(KEYS.get(char) or Key(char))
+                host.process_pending()
+        wait_timer(host)
+    morning = timeline.first("Доброе утро!", after=night_start)
+    private.wait_idle()
+    private.close()
+    host.close()
+    return Recorded(
+        audio=timeline.mix(night_start, morning),
+        announcements=[
+            (round(item.at - night_start, 6), item.what)
+            for item in timeline.placed
+            if night_start <= item.at <= morning and not item.what.startswith("cue:")
+        ],
+        led=led,
+        transcript=list(host.transcript),
+    )
+
+
+def _shots(*keys: str | None) -> tuple[Act, ...]:
+    """The three black players' entries, 2, 7 and 12 s into the shot's window."""
+    return tuple(Act(k, 2.0 + 5 * i) for i, k in enumerate(keys))
+
+
+def test_a_fiim_night_sounds_the_same_whatever_is_shot_and_checked(voice: EspeakVoice) -> None:
+    nights = {
+        "all shoot 3 (a kill), Don checks 4 (Sheriff), Sheriff 5 (black)": FiimNight(
+            _shots("3E", "3E", "3E"), Act("4E"), Act("5E")
+        ),
+        "3, 3, 6 (a miss), Don checks 1, Sheriff 1 (red)": FiimNight(
+            _shots("3E", "3E", "6E"), Act("1E"), Act("1E")
+        ),
+        "10, the miss key, 10 (a miss), Don checks 10, Sheriff 2 (black)": FiimNight(
+            _shots("10E", "M", "10E"), Act("10E"), Act("2E")
+        ),
+        "all shoot 10 (a kill), Don checks 2, Sheriff 9 (black)": FiimNight(
+            _shots("10E", "10E", "10E"), Act("2E"), Act("9E")
+        ),
+    }
+    recorded = {name: play_fiim_night(night, voice) for name, night in nights.items()}
+    digests = {name: digest(night.audio) for name, night in recorded.items()}
+    assert len(set(digests.values())) == 1, digests
+    some = next(iter(recorded.values()))
+    assert len(some.audio) / 2 / RATE > 45  # three windows: 20 + 15 + 15 s
+    texts = [text for _, text in some.announcements[:-1]]
+    assert not [t for t in texts if "номер" in t or any(c.isdigit() for c in t)]
+    # The answers did differ (the LED lit for "Sheriff" and for "black"), and so did the morning.
+    lit = [
+        sum(1 for shown in night.led.shown if shown == (True, 3.0)) for night in recorded.values()
+    ]
+    assert lit == [2, 0, 1, 1]
+    mornings = [
+        next(line for line in night.transcript if line.startswith("Этой ночью"))
+        for night in recorded.values()
+    ]
+    assert mornings == [
+        "Этой ночью убит игрок номер три.",
+        "Этой ночью промах.",
+        "Этой ночью промах.",
+        "Этой ночью убит игрок номер десять.",
+    ]
+
+
+def test_a_fiim_night_lasts_the_same_whether_the_roles_act_at_once_late_or_never(
+    voice: EspeakVoice,
+) -> None:
+    nights = [
+        FiimNight(tuple(Act("3E", 1.0 + i) for i in range(3)), Act("4E", 1.0), Act("5E", 1.0)),
+        FiimNight(_shots("3E", "3E", "3E"), Act("4E", 14.0), Act("5E", 14.0)),
+        FiimNight(_shots(None, None, None), NONE, NONE),
+        FiimNight(_shots("M", None, "6E"), NONE, Act("1E", 7.0)),
+    ]
+    schedules = [play_fiim_night(night, voice).announcements for night in nights]
+    assert all(schedule == schedules[0] for schedule in schedules), schedules

@@ -12,14 +12,25 @@ from pathlib import Path
 import pytest
 
 import voicehost.game.engine as engine
+import voicehost.game.fiim as fiim
 from voicehost.phrases import PhraseBook
 
 Use = tuple[str, str, frozenset[str] | None]  # section, key, parameter names (None: not literal)
 
 
 def literal_uses() -> list[Use]:
-    """(section, key, params) for each Say("...") and RuleViolation("...") in the engine."""
-    tree = ast.parse(Path(engine.__file__).read_text(encoding="utf-8"))
+    """(section, key, params) for each Say("...") and RuleViolation("...") in the engines, and
+    each phrase key of the FIIM engine's tables."""
+    uses: list[Use] = []
+    for module in (engine, fiim):
+        uses.extend(_uses(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))))
+    uses.extend(
+        ("phrases", key, frozenset()) for key in (*fiim.WAKES.values(), *fiim.SLEEPS.values())
+    )
+    return uses
+
+
+def _uses(tree: ast.Module) -> list[Use]:
     uses: list[Use] = []
     for node in ast.walk(tree):
         if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
@@ -50,6 +61,7 @@ USES = literal_uses()
 def test_the_engine_is_read() -> None:
     assert len(USES) > 20
     assert ("phrases", "day.speech_nomination", frozenset({"seat"})) in USES
+    assert ("phrases", "fiim.killed", frozenset({"seat"})) in USES
 
 
 @pytest.mark.parametrize(("section", "key", "params"), sorted(set(USES), key=str))

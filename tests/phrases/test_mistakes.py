@@ -25,7 +25,7 @@ from voicehost.phrases import DEFAULT_PHRASES_DIR, PhraseBook, PhraseBookError
         ("day.candidates", {"seats": ()}, ["{seats:list}", "empty"]),
         ("day.candidates", {"seats": 5}, ["{seats:list}", "tuple"]),
         ("day.candidates", {"seats": "57"}, ["{seats:list}", "tuple"]),
-        ("day.leaves", {"seat": 1, "role": "sheriff"}, ["sheriff", "mafia"]),
+        ("day.leaves", {"seat": 1, "role": "werewolf"}, ["werewolf", "mafia"]),
     ],
 )
 def test_render_mistakes_name_the_key_and_parameter(
@@ -44,7 +44,7 @@ def test_render_mistakes_name_the_key_and_parameter(
         (lambda b: b.error("seat_left", {}), "seat"),
         (lambda b: b.error("not_now", {"phase": "dawn"}), "dawn"),
         (lambda b: b.phase_name("dawn"), "dawn"),
-        (lambda b: b.word("sheriff"), "sheriff"),
+        (lambda b: b.word("werewolf"), "werewolf"),
     ],
 )
 def test_lookup_mistakes_name_what_is_missing(book: PhraseBook, call: Any, named: str) -> None:

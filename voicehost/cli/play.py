@@ -12,6 +12,7 @@ from typing import Any, TextIO
 from voicehost import config
 from voicehost.cli import session
 from voicehost.errors import VoicehostError
+from voicehost.game.rules import PRESETS
 from voicehost.phrases import PhraseBook
 
 
@@ -28,6 +29,11 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--lang", choices=("ru", "en"), help="announcement language (default: config)"
+    )
+    parser.add_argument(
+        "--preset",
+        choices=sorted(PRESETS),
+        help="the rules: club (docs/RULES.md) or fiim (docs/RULES-FIIM.md); default: config",
     )
     parser.add_argument("--journal", type=Path, help="journal file (default: a new one per game)")
     parser.add_argument("--text", action="store_true", help="announcements as text only, no sound")
@@ -48,6 +54,23 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
         if not 8 <= args.players <= 13:
             raise VoicehostError(f"--players {args.players}: a table has 8 to 13 players")
         settings = dataclasses.replace(settings, players=args.players)
+    preset = getattr(args, "preset", None)
+    if preset is not None:
+        fixed = PRESETS[preset].players
+        players = getattr(args, "players", None)
+        if fixed is not None and players is not None and players != fixed:
+            raise VoicehostError(
+                f"--preset {preset} is played by {fixed} players, not --players {players}: "
+                "leave --players out"
+            )
+        settings = config.with_preset(settings, preset)
+    elif getattr(args, "players", None) is not None:
+        fixed = PRESETS[settings.rules.preset].players
+        if fixed is not None and args.players != fixed:
+            raise VoicehostError(
+                f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
+                f"--players {args.players}"
+            )
     if getattr(args, "lang", None):
         settings = dataclasses.replace(settings, language=args.lang)
     return settings

@@ -1,18 +1,22 @@
 """`voicehost protocol [JOURNAL]`: the protocol of a game (finished or not) from its journal;
-without JOURNAL, of the last game played."""
+without JOURNAL, of the last game played. `--score` lets the referee of a finished FIIM game
+enter extra points, one player a line; they are kept beside the protocol and printed in it."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from voicehost.cli.play import settings_for
 from voicehost.errors import VoicehostError
-from voicehost.host import protocol
+from voicehost.game.model import Phase
+from voicehost.host import protocol, scores
 from voicehost.host.journal import newest_game
-from voicehost.host.replay import replay_journal
+from voicehost.host.protocol import ExtraPoints
+from voicehost.host.replay import Replayed, replay_journal
 from voicehost.phrases import PhraseBook
 
 
@@ -25,6 +29,11 @@ def register(subparsers: Any) -> None:
         "journal", nargs="?", help="journal file (default: the last game, finished or not)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument(
+        "--score",
+        action="store_true",
+        help="FIIM: enter the referee's extra points (SEAT POINTS COMMENT, one a line)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -35,14 +44,71 @@ def run(args: argparse.Namespace) -> int:
     if path is None:
         raise VoicehostError(f"no game has been played yet: {folder} holds no journal")
     replayed = replay_journal(settings, path)
-    data = protocol.build(replayed.state)
     book = PhraseBook.load(replayed.settings.language)
+    protocol_dir = settings.path(settings.storage.protocol_dir)
+    extra_path = scores.path_for(protocol_dir, path.stem)
+    game = replayed.settings.game
+    players, limit = game.players, game.fiim.score_extra_limit
+    extra = scores.load(extra_path, players, limit, book) if game.rules.preset == "fiim" else []
+    if args.score:
+        lines = _lines(book.screen("score_prompt"))
+        extra = enter_points(replayed, extra, book, path.stem, lines, _tell)
+        scores.save(extra_path, extra)
+        _tell(book.screen("score_saved", {"path": extra_path}))
+    data = protocol.build(replayed.state, extra)
     print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
-    folder = settings.path(settings.storage.protocol_dir)
     try:
-        json_path, text_path = protocol.write(data, folder, path.stem, book)
+        json_path, text_path = protocol.write(data, protocol_dir, path.stem, book)
     except protocol.ProtocolError as exc:
         print(f"\nvoicehost: {exc}", file=sys.stderr)
         return 1
     print(f"\nWritten: {text_path} and {json_path}")
     return 0
+
+
+def enter_points(
+    replayed: Replayed,
+    extra: list[ExtraPoints],
+    book: PhraseBook,
+    game: str,
+    lines: Iterator[str],
+    tell: Callable[[str], None],
+) -> list[ExtraPoints]:
+    """Read ``SEAT POINTS COMMENT`` lines until an empty one (or the end of input); a wrong
+    line is refused with its reason and the referee types it again. Returns the points kept."""
+    rules = replayed.settings.game
+    if rules.rules.preset != "fiim":
+        raise VoicehostError(book.screen("score_not_fiim"))
+    if replayed.state.phase is not Phase.GAME_OVER:
+        raise VoicehostError(book.screen("score_not_over"))
+    limit = rules.fiim.score_extra_limit
+    tell(book.screen("score_intro", {"game": game, "limit": f"{limit:g}"}))
+    for line in lines:
+        if not line.strip():
+            break
+        try:
+            entry = scores.parse_extra(line, rules.players, limit, book)
+        except scores.ScoreInputError as exc:
+            tell(f"  ✗ {exc}")
+            continue
+        extra = scores.taken(extra, entry)
+        shown = protocol.points(entry["points"], sign=True)
+        comment = entry["comment"] or "—"
+        tell("  " + book.screen("score_taken", {**entry, "points": shown, "comment": comment}))
+    return extra
+
+
+def _lines(prompt: str) -> Iterator[str]:
+    """What the referee types: prompted at a terminal, read as it comes from a pipe."""
+    while True:
+        try:
+            yield input(prompt) if sys.stdin.isatty() else next(sys.stdin).rstrip("\n")
+        except (EOFError, StopIteration):
+            return
+        except KeyboardInterrupt:
+            print(file=sys.stderr)
+            return
+
+
+def _tell(text: str) -> None:
+    print(text, file=sys.stderr)

@@ -239,7 +239,7 @@ def make_private_channel(
         found = None
     if found is None or not found.has_led(settings.private.led):
         log.warning(
-            "no keypad with a %s LED found: the Commissar's answer goes to the screen",
+            "no keypad with a %s LED found: the answer to a check goes to the screen",
             settings.private.led,
             extra=notice("no_led", led=settings.private.led),
         )

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TextIO
 
 from voicehost.clock import FakeClock
-from voicehost.config import Settings
+from voicehost.config import Settings, with_preset
 from voicehost.console.commandline import (
     CommandError,
     ShowHelp,
@@ -24,10 +24,12 @@ from voicehost.console.commandline import (
     Wait,
     WriteProtocol,
     parse,
+    strip_comment,
 )
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, StreamScreen, TextSpeaker
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
+from voicehost.game.rules import PRESETS
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Command, Deliver
 from voicehost.host.loop import Host
@@ -74,6 +76,10 @@ class ScriptFeed:
         self.clock = clock
         self.out = out
         self.errors: list[str] = []
+        lines = list(lines)
+        self._first_command = next(
+            (n for n, line in enumerate(lines, start=1) if strip_comment(line)), 0
+        )
         self._lines: Iterator[tuple[int, str]] = enumerate(lines, start=1)
         self._before = before_line
         self._after = after_line
@@ -99,6 +105,11 @@ class ScriptFeed:
 
     def _carry_out(self, number: int, line: str) -> None:
         host = self.host
+        words = strip_comment(line).split()
+        if words and words[0].casefold() == PRESET_DIRECTIVE:
+            if number != self._first_command:
+                self.report(number, host.book.screen("script_preset_late"))
+            return
         try:
             action = parse(line, host.prompt(), host.book)
         except CommandError as exc:
@@ -158,8 +169,13 @@ def run_script(
     ``before_line`` and ``after_line`` run on the loop's thread around each line (a paced demo
     lets the last announcement end first). ``host`` carries on a game already started.
     """
+    lines = list(lines)
     clock = clock or FakeClock()
     book = book or PhraseBook.load(settings.language)
+    if host is None and not resume:
+        preset = script_preset(lines, book)
+        if preset is not None:
+            settings = with_preset(settings, preset)
     screen = StreamScreen(out) if out is not None else None
     if host is None:
         host = Host(
@@ -183,6 +199,25 @@ def run_script(
     if host.over:
         feed.after_game_over()
     return ScriptResult(list(host.transcript), _protocol(host), host, feed.errors)
+
+
+#: A script's first command may name the rules it is written for: ``preset fiim``.
+PRESET_DIRECTIVE = "preset"
+
+
+def script_preset(lines: list[str], book: PhraseBook) -> str | None:
+    """The preset a script's first command names, if it names one."""
+    for line in lines:
+        words = strip_comment(line).split()
+        if not words:
+            continue
+        if words[0].casefold() != PRESET_DIRECTIVE:
+            return None
+        if len(words) != 2 or words[1] not in PRESETS:
+            shown = {"text": line.strip(), "presets": ", ".join(sorted(PRESETS))}
+            raise VoicehostError(book.screen("script_preset_unknown", shown))
+        return words[1]
+    return None
 
 
 def _print(out: TextIO | None, text: str) -> None:

@@ -19,6 +19,11 @@ PROMPT_KEYS = {
     PromptKind.VOTE_COUNT: "prompt_vote_count",
     PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
     PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
+    PromptKind.REGISTER_DON: "prompt_register_don",
+    PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
+    PromptKind.DON_CHECK: "prompt_don_check",
+    PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
+    PromptKind.BEST_MOVE: "prompt_best_move",
 }
 
 
@@ -28,14 +33,16 @@ def status_lines(host: Host) -> list[str]:
     state = host.state
     if state is None:
         return [book.screen("no_game")]
-    phase = book.phase_name(state.phase.value)
+    phase = book.phase_name(state.phase.value, host.settings.game.rules.preset)
     if state.phase.is_night:
         when = book.screen("night", {"night": state.night})
     else:
         when = book.screen("day", {"day": state.day})
     head = f"{when} · {phase}"
     if state.current_speaker is not None and state.speech_running:
-        head += " · " + book.screen("speaking", {"seat": state.current_speaker})
+        lost = state.phase is Phase.NOMINATION and state.lost_speech == state.current_speaker
+        words = "lost_speech" if lost else "speaking"  # FIIM, MR 9.5.1: nobody speaks
+        head += " · " + book.screen(words, {"seat": state.current_speaker})
     remaining = host.remaining()
     if remaining is not None:
         minutes, seconds = divmod(int(remaining + 0.999), 60)
@@ -79,6 +86,9 @@ def prompt_text(host: Host) -> str:
         left = host.remaining()
         if left is not None:
             return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
+    own = f"{host.settings.game.rules.preset}_{key}"  # a preset's own wording of a question
+    if key is not None and own in book.screen_keys():
+        key = own
     if key is not None:
         text = book.screen(
             key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}

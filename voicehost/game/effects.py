@@ -59,6 +59,8 @@ class PrivateKind(StrEnum):
 
     COMMISSAR_ANSWER = "commissar_answer"
     ENTRY_CONFIRMED = "entry_confirmed"
+    DON_ANSWER = "don_answer"  # FIIM: found says "this is the Sheriff"
+    SHERIFF_ANSWER = "sheriff_answer"  # FIIM: found says "this player is black"
 
 
 @dataclass(frozen=True)
@@ -71,13 +73,14 @@ class Private:
     kind: PrivateKind
     is_mafia: bool | None = None
     seats: tuple[Seat, ...] = ()
+    found: bool | None = None
 
 
 @dataclass(frozen=True)
 class GameOver:
-    """A team has won."""
+    """A team has won (None: a FIIM draw)."""
 
-    winner: Team
+    winner: Team | None
 
 
 Effect = Say | PlayCue | StartTimer | CancelTimer | Private | GameOver
@@ -89,12 +92,17 @@ class PromptKind(StrEnum):
     REGISTER_MAFIA = "register_mafia"
     REGISTER_COMMISSAR = "register_commissar"
     REGISTER_DOCTOR = "register_doctor"
+    REGISTER_DON = "register_don"
+    REGISTER_SHERIFF = "register_sheriff"
     NOMINATE = "nominate"
     MAFIA_TARGET = "mafia_target"
     COMMISSAR_CHECK = "commissar_check"
     DOCTOR_HEAL = "doctor_heal"
+    DON_CHECK = "don_check"
+    SHERIFF_CHECK = "sheriff_check"
     VOTE_COUNT = "vote_count"
     THIRD_VOTE_COUNT = "third_vote_count"
+    BEST_MOVE = "best_move"  # FIIM: the first night's victim names three seats
     CONFIRM_VOTE = "confirm_vote"  # the counts are announced: confirm, or undo a miscount
     NONE = "none"
 

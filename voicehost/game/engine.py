@@ -29,6 +29,7 @@ from voicehost.game.inputs import (
     Foul,
     Input,
     Miss,
+    Remove,
     TimerWarning,
     TimeUp,
     VoteCount,
@@ -38,8 +39,20 @@ from voicehost.game.record import DayRecord, new_record, seat_key
 from voicehost.game.rules import GameRules
 from voicehost.game.state import GameState, NightActions, Player, Timer
 
-NIGHT_STEPS = (Phase.NIGHT_MAFIA, Phase.NIGHT_COMMISSAR, Phase.NIGHT_DOCTOR)
-REGISTRATION_STEPS = (Phase.NIGHT0_MAFIA, Phase.NIGHT0_COMMISSAR, Phase.NIGHT0_DOCTOR)
+NIGHT_STEPS = (
+    Phase.NIGHT_MAFIA,
+    Phase.NIGHT_COMMISSAR,
+    Phase.NIGHT_DOCTOR,
+    Phase.NIGHT_DON,
+    Phase.NIGHT_SHERIFF,
+)
+REGISTRATION_STEPS = (
+    Phase.NIGHT0_MAFIA,
+    Phase.NIGHT0_COMMISSAR,
+    Phase.NIGHT0_DOCTOR,
+    Phase.NIGHT0_DON,
+    Phase.NIGHT0_SHERIFF,
+)
 SPEECH_PHASES = (
     Phase.ACQUAINTANCE,
     Phase.DISCUSSION,
@@ -117,6 +130,8 @@ class Engine:
                 self._on_vote_count(new, event, out)
             case Foul():
                 self._on_foul(new, event, out)
+            case Remove():
+                self._on_remove(new, event, out)
         return new, out
 
     def prompt(self, state: GameState) -> Prompt:
@@ -179,6 +194,16 @@ class Engine:
         if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
             out.append(self.timer_effect(timer))
         return out
+
+    def repeat_question(self, state: GameState) -> Say | None:
+        """The vote's question again (after an undone count, so that hands go up again)."""
+        if state.vote_settling is not None:
+            return None
+        if state.phase is Phase.VOTE:
+            return Say("day.vote_for", {"seat": state.candidates[state.vote_index]})
+        if state.phase is Phase.THIRD_VOTE:
+            return Say("day.third_vote")
+        return None
 
     def winner(self, state: GameState) -> Team | None:
         """The team that has won, if any (checked after every departure)."""
@@ -273,14 +298,17 @@ class Engine:
         elif phase is Phase.DISCUSSION:
             self._start_nominations(state, out)
         elif phase is Phase.NOMINATION:
-            speaker = state.current_speaker
-            if speaker is not None and state.nominations.get(speaker):
-                self._next_nomination_speaker(state, out)
-            # otherwise the speaker's nominations are still to be entered (see prompt()).
+            self._nomination_speech_over(state, out)
         elif phase is Phase.DEFENCE:
             self._next_defence(state, out)
         elif phase is Phase.LAST_WORDS:
             self._next_last_words(state, out)
+
+    def _nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
+        speaker = state.current_speaker
+        if speaker is not None and state.nominations.get(speaker):
+            self._next_nomination_speaker(state, out)
+        # otherwise the speaker's nominations are still to be entered (see prompt()).
 
     # ------------------------------------------------------------------ seats
 
@@ -891,7 +919,15 @@ class Engine:
         self, state: GameState, out: list[Effect], speaker: Seat, kind: TimerKind
     ) -> None:
         """Announce a player's timed speech and start its timer (after the announcement)."""
-        phrase, seconds = {
+        phrase, seconds = self._floor(kind)
+        state.current_speaker = speaker
+        out.append(Say(phrase, {"seat": speaker}))
+        state.speech_running = True
+        self._start_timer(state, out, kind, seconds, self._speech_warning(), speaker)
+
+    def _floor(self, kind: TimerKind) -> tuple[str, float]:
+        """The announcement and the length of a timed speech."""
+        return {
             TimerKind.ACQUAINTANCE_SPEECH: (
                 "acquaintance.speech",
                 self.timers.acquaintance_seconds,
@@ -903,10 +939,6 @@ class Engine:
             TimerKind.DEFENCE_SPEECH: ("day.defence", self.timers.defence_speech_seconds),
             TimerKind.LAST_WORDS: ("day.last_words", self.timers.last_words_seconds),
         }[kind]
-        state.current_speaker = speaker
-        out.append(Say(phrase, {"seat": speaker}))
-        state.speech_running = True
-        self._start_timer(state, out, kind, seconds, self._speech_warning(), speaker)
 
     # ------------------------------------------------------------------ fouls
 
@@ -939,6 +971,10 @@ class Engine:
         if self.rules.disqualified_last_words:
             state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
+
+    def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
+        """The club rules disqualify by fouls only (RULES.md); removal at once is FIIM's."""
+        raise RuleViolation("remove_not_in_club", seat=event.seat)
 
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A disqualification at night decided the game: the town wakes now and hears it."""

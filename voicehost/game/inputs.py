@@ -69,14 +69,24 @@ class Foul:
     kind: ClassVar[str] = "foul"
 
 
-Input = EnterSeats | Miss | VoteCount | EndSpeech | TimerWarning | TimeUp | Foul
+@dataclass(frozen=True)
+class Remove:
+    """The referee removes a player at once for one of the gravest faults (FIIM, MR 10.11 to
+    10.20), without the fouls that lead up to it."""
+
+    seat: Seat
+    kind: ClassVar[str] = "remove"
+
+
+Input = EnterSeats | Miss | VoteCount | EndSpeech | TimerWarning | TimeUp | Foul | Remove
 
 INPUT_TYPES: dict[str, type[Any]] = {
-    cls.kind: cls for cls in (EnterSeats, Miss, VoteCount, EndSpeech, TimerWarning, TimeUp, Foul)
+    cls.kind: cls
+    for cls in (EnterSeats, Miss, VoteCount, EndSpeech, TimerWarning, TimeUp, Foul, Remove)
 }
 
 #: Inputs a person typed; ``undo`` takes back the last of these.
-UNDOABLE = (EnterSeats, Miss, VoteCount, Foul)
+UNDOABLE = (EnterSeats, Miss, VoteCount, Foul, Remove)
 
 
 def drop_last_undoable(items: list[Any], event_of: Callable[[Any], Input | None]) -> None:

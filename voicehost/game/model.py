@@ -16,10 +16,12 @@ class Role(StrEnum):
     MAFIA = "mafia"
     COMMISSAR = "commissar"
     DOCTOR = "doctor"
+    DON = "don"  # FIIM: the head of the black team, who looks for the Sheriff
+    SHERIFF = "sheriff"  # FIIM: the red player who checks for black
 
     @property
     def team(self) -> Team:
-        return Team.BLACK if self is Role.MAFIA else Team.RED
+        return Team.BLACK if self in (Role.MAFIA, Role.DON) else Team.RED
 
 
 class Team(StrEnum):
@@ -36,6 +38,9 @@ class Phase(StrEnum):
     NIGHT0_MAFIA = "night0_mafia"
     NIGHT0_COMMISSAR = "night0_commissar"
     NIGHT0_DOCTOR = "night0_doctor"
+    NIGHT0_DON = "night0_don"  # FIIM: the Don wakes to be seen
+    NIGHT0_SHERIFF = "night0_sheriff"  # FIIM: the Sheriff wakes to be seen
+    NIGHT0_SEATING = "night0_seating"  # FIIM: free seating before the first morning
     DISCUSSION = "discussion"
     NOMINATION = "nomination"
     DEFENCE = "defence"
@@ -45,11 +50,18 @@ class Phase(StrEnum):
     NIGHT_MAFIA = "night_mafia"
     NIGHT_COMMISSAR = "night_commissar"
     NIGHT_DOCTOR = "night_doctor"
+    NIGHT_DON = "night_don"  # FIIM: the Don looks for the Sheriff
+    NIGHT_SHERIFF = "night_sheriff"  # FIIM: the Sheriff checks for black
     GAME_OVER = "game_over"
 
     @property
     def is_night(self) -> bool:
         return self.value.startswith("night")
+
+    @property
+    def answers_privately(self) -> bool:
+        """A night step whose entry is answered to its role alone: once seen, never undone."""
+        return self in (Phase.NIGHT_COMMISSAR, Phase.NIGHT_DON, Phase.NIGHT_SHERIFF)
 
 
 class TimerKind(StrEnum):

@@ -25,7 +25,7 @@ def seat_of_key(key: str) -> Seat:
 class Departure(TypedDict):
     seat: Seat
     role: str | None
-    how: str  # "vote", "kill" or "disqualified"
+    how: str  # "vote", "kill", "disqualified" or (FIIM) "removed"
     day: int
     night: int
     phase: str
@@ -60,6 +60,7 @@ class DayRecord(TypedDict):
     votes: list[VoteRound]
     third_vote: ThirdVote | None
     left: list[Seat]
+    vote_cancelled: NotRequired[bool]  # FIIM: a removal cancelled this day's vote (MR 9.8)
 
 
 class NightRecord(TypedDict):
@@ -73,6 +74,29 @@ class NightRecord(TypedDict):
     saved: NotRequired[bool]
     killed: NotRequired[Seat | None]
     ended_by_win: NotRequired[bool]
+    # FIIM: each black player's shot (seat_key of the shooter -> the seat, None: no shot)
+    shots: NotRequired[dict[str, Seat | None]]
+    don_check: NotRequired[Seat | None]
+    don_found_sheriff: NotRequired[bool | None]
+    sheriff_check: NotRequired[Seat | None]
+    sheriff_found_black: NotRequired[bool | None]
+
+
+class BestMove(TypedDict):
+    """FIIM (MR 8.17.1): the first night's victim names three seats they believe black."""
+
+    seat: Seat
+    seats: list[Seat]
+    black: int  # how many of the three are black
+
+
+class ScoreLine(TypedDict):
+    """FIIM: one seat's points by line (docs/RULES-FIIM.md section 11); extra comes later."""
+
+    seat: Seat
+    win: float
+    best_move: float
+    penalty: float
 
 
 class GameRecord(TypedDict):
@@ -83,7 +107,11 @@ class GameRecord(TypedDict):
     nights: list[NightRecord]
     fouls: list[FoulRecord]
     departures: list[Departure]
-    winner: str | None
+    winner: str | None  # "red", "black", or (FIIM) "draw"
+    # FIIM only, so that a club game's protocol stays as it was
+    preset: NotRequired[str]
+    best_move: NotRequired[BestMove | None]
+    scores: NotRequired[list[ScoreLine]]
 
 
 def new_record(players: int, mafia_count: int) -> GameRecord:

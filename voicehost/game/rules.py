@@ -34,6 +34,7 @@ DEFAULT_MAFIA_COUNT = {8: 2, 9: 3, 10: 3, 11: 3, 12: 4, 13: 4}
 class RulesSettings:
     """The club's rules; every decision of docs/RULES.md is one of these, with its default."""
 
+    preset: str = choices("club", "fiim", default="club")
     mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
     commissar: bool = True
     doctor: bool = True
@@ -78,6 +79,48 @@ class NightWindows:
     doctor_window_seconds: float = bounded(3, 300, 15)
 
 
+@dataclass(frozen=True)
+class FiimSettings:
+    """The points docs/RULES-FIIM.md leaves to the referee, with their common defaults
+    (``rules.preset: fiim``; the club preset never reads them)."""
+
+    speech_seconds: float = bounded(10, 600, 60)
+    tie_speech_seconds: float = bounded(5, 600, 30)
+    last_words_seconds: float = bounded(5, 600, 60)
+    night0_black_seconds: float = bounded(10, 600, 60)
+    night0_role_window_seconds: float = bounded(3, 300, 15)
+    free_seating_seconds: float = bounded(0, 300, 20)
+    shot_window_seconds: float = bounded(5, 300, 20)
+    check_window_seconds: float = bounded(3, 300, 15)
+    first_day_single_nominee: str = choices("no_vote", "leaves", default="no_vote")
+    lift_two_of_four: bool = True
+    lift_three_of_nine: bool = False
+    best_move: bool = True
+    fouls_to_remove: int = bounded(2, 10, 4)
+    skipped_speech_seconds: float = bounded(3, 120, 10)
+    short_speech_seconds: float = bounded(5, 600, 30)
+    removal_cancels_vote: bool = True
+    draw_after_nights: int = bounded(0, 10, 3)
+    game_end_last_words: bool = True
+    score_win: float = bounded(-10, 10, 1)
+    score_loss: float = bounded(-10, 10, 0)
+    score_best_move_3: float = bounded(-10, 10, 0.7)
+    score_best_move_2: float = bounded(-10, 10, 0.5)
+    score_removal: float = bounded(-10, 10, -0.5)
+    score_extra_limit: float = bounded(0, 10, 1)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """What a preset fixes about the table: its size and its black team (None: the config's)."""
+
+    players: int | None = None
+    black: int | None = None
+
+
+#: The presets ``rules.preset`` names. The rules of each are in ``voicehost.game.presets``.
+PRESETS = {"club": Preset(), "fiim": Preset(players=10, black=3)}
+
 #: Keys an earlier voicehost wrote into a journal's night record that do not decide the game.
 _NOT_RULES = {"masking", "masking_noise", "masking_file", "masking_volume"}
 
@@ -90,17 +133,26 @@ class GameRules:
     rules: RulesSettings = field(default_factory=RulesSettings)
     timers: TimerSettings = field(default_factory=TimerSettings)
     night: NightWindows = field(default_factory=NightWindows)
+    fiim: FiimSettings = field(default_factory=FiimSettings)
+
+    @property
+    def preset(self) -> Preset:
+        return PRESETS[self.rules.preset]
 
     @property
     def mafia_count(self) -> int:
-        """How many mafia sit at this table."""
-        return self.rules.mafia_count[self.players]
+        """How many black players sit at this table."""
+        return self.preset.black or self.rules.mafia_count[self.players]
 
     def to_record(self) -> dict[str, Any]:
-        """The rules as plain JSON data, for the journal's header."""
+        """The rules as plain JSON data, for the journal's header. A club game's header has no
+        preset and no fiim section, as before presets existed."""
         rules = dataclasses.asdict(self.rules)
         rules["mafia_count"] = {str(k): v for k, v in self.rules.mafia_count.items()}
-        return {
+        club = self.rules.preset == "club"
+        if club:
+            del rules["preset"]
+        record: dict[str, Any] = {
             "players": self.players,
             "rules": rules,
             "timers": dataclasses.asdict(self.timers),
@@ -108,6 +160,9 @@ class GameRules:
                 f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)
             },
         }
+        if not club:
+            record["fiim"] = dataclasses.asdict(self.fiim)
+        return record
 
     @classmethod
     def from_record(cls, record: Any) -> GameRules:
@@ -125,9 +180,13 @@ class GameRules:
             rules=RulesSettings(**rules),
             timers=TimerSettings(**_section(TimerSettings, record.get("timers"), "timers", set())),
             night=NightWindows(**_section(NightWindows, record.get("night"), "night", _NOT_RULES)),
+            fiim=FiimSettings(**_section(FiimSettings, record.get("fiim"), "fiim", set())),
         )
         if players not in game.rules.mafia_count:
             raise BadRecord(f"rules.mafia_count has no entry for {players} players")
+        fixed = game.preset.players
+        if fixed is not None and players != fixed:
+            raise BadRecord(f"players is {players}; the {game.rules.preset} preset has {fixed}")
         return game
 
 

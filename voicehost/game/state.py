@@ -20,7 +20,7 @@ class Player:
     role: Role | None = None  # known after night 0
     alive: bool = True
     fouls: int = 0
-    left_how: str | None = None  # "vote", "kill" or "disqualified"
+    left_how: str | None = None  # "vote", "kill", "disqualified" or (FIIM) "removed"
 
 
 @dataclass
@@ -45,6 +45,10 @@ class NightActions:
     heal: Seat | None = None
     warned: bool = False
     disqualified: list[Seat] = field(default_factory=list)
+    # FIIM: each living black player's shot in seat order (None: no shot), and the two checks
+    shots: list[tuple[Seat, Seat | None]] = field(default_factory=list)
+    don_check: Seat | None = None
+    sheriff_check: Seat | None = None
 
 
 @dataclass
@@ -71,12 +75,23 @@ class GameState:
     vote_settling: str | None = None  # "vote" or "third": counted, departures not yet announced
     third_vote_for: int = 0
     last_words_queue: list[Seat] = field(default_factory=list)
-    after_last_words: str = "night"  # "night" or "day"
+    after_last_words: str = "night"  # "night", "day" or (FIIM) "end": the winner is announced
     # Players disqualified by day who speak their last words before the town falls asleep
     # (rules.disqualified_last_words): a disqualification must not interrupt a speech or a vote.
     disqualified_to_speak: list[Seat] = field(default_factory=list)
     night_actions: NightActions = field(default_factory=NightActions)
     previous_heal: Seat | None = None
+    # FIIM: seats whose next ordinary speech a third foul took (MR 9.5.1); the day whose vote a
+    # removal cancelled (MR 9.8); nights-and-days in a row with nobody leaving (MR 1.5); and the
+    # first night's victim while their best move is still to be entered (MR 8.17.1)
+    speech_lost: list[Seat] = field(default_factory=list)
+    lost_speech: Seat | None = None  # whose lost speech's window is open now
+    vote_cancelled_day: int | None = None
+    quiet_rounds: int = 0
+    departures_at_dusk: int = 0
+    departures_at_morning: int = 0
+    best_move_by: Seat | None = None
+    pending_winner: Team | None = None  # FIIM: decided; announced after the last minute (MR 8.19.1)
     winner: Team | None = None
     record: GameRecord = field(default_factory=lambda: new_record(0, 0))
 

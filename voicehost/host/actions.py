@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from voicehost.game.inputs import EndSpeech, Foul, Miss, VoteCount
+from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, VoteCount
 from voicehost.game.model import Seat
 from voicehost.host.commands import Command, Quit, Source, Submit, TogglePause, Undo
 from voicehost.ports import Key
@@ -31,6 +31,7 @@ class Action(StrEnum):
     END_SPEECH = "end_speech"  # the speech (or the discussion, or the pause after a vote) ends
     MISS = "miss"  # the mafia missed on purpose
     FOUL = "foul"  # a foul for the seat that follows
+    REMOVE = "remove"  # FIIM: remove the seat that follows at once (MR 10.11 to 10.20)
     VOTE = "vote"  # the count that follows is a vote count
     UNDO = "undo"  # take back the last entry
     PAUSE = "pause"  # stop or restart the clock
@@ -52,6 +53,7 @@ ACTIONS: dict[Action, ActionSpec] = {
     ),
     Action.MISS: ActionSpec(frozenset({"miss", "-", "промах"}), Key.MISS),
     Action.FOUL: ActionSpec(frozenset({"f", "foul", "фол"}), Key.FOUL, number=True),
+    Action.REMOVE: ActionSpec(frozenset({"remove", "удалить"}), None, number=True),
     Action.VOTE: ActionSpec(frozenset({"v", "votes", "vote", "голоса"}), None, number=True),
     Action.UNDO: ActionSpec(frozenset({"u", "undo", "отмена"}), Key.UNDO),
     Action.PAUSE: ActionSpec(frozenset({"p", "pause", "пауза"}), None),
@@ -94,4 +96,6 @@ def command_for(action: Action, source: Source, number: int | None = None) -> Co
         raise ValueError(f"{action} needs a number")
     if action is Action.FOUL:
         return Submit(Foul(Seat(number)), source)
+    if action is Action.REMOVE:
+        return Submit(Remove(Seat(number)), source)
     return Submit(VoteCount(number), source)

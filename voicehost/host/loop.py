@@ -28,7 +28,6 @@ from voicehost.game.effects import (
     Say,
     StartTimer,
 )
-from voicehost.game.engine import Engine
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     UNDOABLE,
@@ -39,6 +38,7 @@ from voicehost.game.inputs import (
     drop_last_undoable,
 )
 from voicehost.game.model import Cue, Phase
+from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
@@ -114,7 +114,7 @@ class Host:
         self.screen = screen or Screen()
         self.background = background
         self.masking = masking
-        self.engine = Engine(settings.game)
+        self.engine = engine_for(settings.game)
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -249,23 +249,19 @@ class Host:
     def _ask_vote_again(self) -> None:
         """After an undone count the table hears the question again, so hands go up again."""
         assert self.state is not None
-        state = self.state
-        if state.vote_settling is not None:
-            return
-        if state.phase is Phase.VOTE:
-            self._say("day.vote_for", {"seat": state.candidates[state.vote_index]})
-        elif state.phase is Phase.THIRD_VOTE:
-            self._say("day.third_vote")
+        question = self.engine.repeat_question(self.state)
+        if question is not None:
+            self._say(question.key, dict(question.params))
 
     def _can_undo(self) -> bool:
         for item in reversed(self.accepted):
             if isinstance(item.event, TimerWarning):
                 continue
-            # The Commissar has already seen the answer, or the table has heard a role: neither
-            # can be taken back.
+            # The Commissar (the Don, the Sheriff) has already seen the answer, or the table has
+            # heard a role: neither can be taken back.
             return (
                 isinstance(item.event, UNDOABLE)
-                and item.phase_before is not Phase.NIGHT_COMMISSAR
+                and not item.phase_before.answers_privately
                 and not item.revealed
             )
         return False

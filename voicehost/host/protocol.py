@@ -5,11 +5,18 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from voicehost.errors import VoicehostError
 from voicehost.game.model import Seat
-from voicehost.game.record import DayRecord, Departure, FoulRecord, NightRecord, seat_of_key
+from voicehost.game.record import (
+    BestMove,
+    DayRecord,
+    Departure,
+    FoulRecord,
+    NightRecord,
+    seat_of_key,
+)
 from voicehost.game.state import GameState
 from voicehost.host import storage
 from voicehost.phrases import PhraseBook
@@ -22,7 +29,27 @@ class SeatLine(TypedDict):
     role: str | None
     fouls: int
     at_table: bool
-    left: str | None  # how the player left: "vote", "kill", "disqualified"
+    left: str | None  # how the player left: "vote", "kill", "disqualified", "removed"
+
+
+class ExtraPoints(TypedDict):
+    """Points the referee adds (or takes, when negative) after a FIIM game, with a reason."""
+
+    seat: Seat
+    points: float
+    comment: str
+
+
+class Score(TypedDict):
+    """A FIIM seat's points by line and their sum (docs/RULES-FIIM.md section 11)."""
+
+    seat: Seat
+    win: float
+    best_move: float
+    penalty: float
+    extra: float
+    comment: str
+    total: float
 
 
 class ProtocolRecord(TypedDict):
@@ -36,10 +63,20 @@ class ProtocolRecord(TypedDict):
     fouls: list[FoulRecord]
     departures: list[Departure]
     winner: str | None
+    # FIIM only, so that a club protocol stays as it was
+    preset: NotRequired[str]
+    best_move: NotRequired[BestMove | None]
+    scores: NotRequired[list[Score]]
 
 
-def build(state: GameState) -> ProtocolRecord:
-    """The protocol as typed data (stable keys, JSON-ready)."""
+def is_fiim(protocol: ProtocolRecord) -> bool:
+    """Whether the game was played by the FIIM rules (and so has best move and scores)."""
+    return protocol.get("preset") == "fiim"
+
+
+def build(state: GameState, extra: list[ExtraPoints] | None = None) -> ProtocolRecord:
+    """The protocol as typed data (stable keys, JSON-ready); a FIIM game's has the best move
+    and the scores, with the referee's ``extra`` points added."""
     record = state.record
     seats = [
         SeatLine(
@@ -51,7 +88,7 @@ def build(state: GameState) -> ProtocolRecord:
         )
         for seat, player in sorted(state.players.items())
     ]
-    return ProtocolRecord(
+    protocol = ProtocolRecord(
         players=record["players"],
         mafia_count=record["mafia_count"],
         seats=seats,
@@ -61,6 +98,35 @@ def build(state: GameState) -> ProtocolRecord:
         departures=record["departures"],
         winner=record["winner"],
     )
+    if record.get("preset") == "fiim":
+        protocol["preset"] = "fiim"
+        protocol["best_move"] = record.get("best_move")
+        protocol["scores"] = _scores(record.get("scores", []), extra or [])
+    return protocol
+
+
+def _scores(lines: list[Any], extra: list[ExtraPoints]) -> list[Score]:
+    by_seat = {entry["seat"]: entry for entry in extra}
+    scores: list[Score] = []
+    for line in lines:
+        added = by_seat.get(line["seat"])
+        points = added["points"] if added else 0.0
+        total = line["win"] + line["best_move"] + line["penalty"] + points
+        scores.append(
+            Score(
+                seat=line["seat"], win=line["win"], best_move=line["best_move"],
+                penalty=line["penalty"], extra=points, comment=added["comment"] if added else "",
+                total=round(total, 4),
+            )
+        )  # fmt: skip
+    return scores
+
+
+def points(value: float, *, sign: bool = False) -> str:
+    """Points as a referee writes them: 1, 0.5, -0.25 (``sign``: +0.3)."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    text = "0" if text in ("-0", "") else text
+    return f"+{text}" if sign and value > 0 else text
 
 
 def to_json(protocol: ProtocolRecord) -> str:
@@ -81,7 +147,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     lines.append(say("columns"))
     for seat in protocol["seats"]:
         role = book.word(seat["role"]) if seat["role"] else "?"
-        if seat["role"] == "mafia":
+        if seat["role"] in ("mafia", "don"):
             role = role.upper()  # the black cards stand out on paper
         how = seat["left"]
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
@@ -92,7 +158,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
         if number in days:
             lines.extend(_day_lines(days[number], say))
         if number in nights:  # night N follows day N (night 0 comes first)
-            lines.extend(_night_lines(nights[number], say))
+            lines.extend(_night_lines(nights[number], say, is_fiim(protocol)))
     if protocol["fouls"]:
         lines.extend(["", say("fouls")])
         for foul in protocol["fouls"]:
@@ -101,15 +167,20 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
                 if foul["phase"].startswith("night")
                 else say("when_day", day=foul["day"])
             )
-            extra = say("disqualified_mark") if foul["disqualified"] else ""
+            mark = "removed_mark" if is_fiim(protocol) else "disqualified_mark"
+            extra = say(mark) if foul["disqualified"] else ""
             lines.append(
                 "  " + say("foul", seat=foul["seat"], count=foul["count"], when=when) + extra
             )
+    if is_fiim(protocol):
+        lines.extend(_fiim_lines(protocol, say))
     lines.append("")
     winner = protocol["winner"]
     lines.append(
         say("winner_red")
         if winner == "red"
+        else say("winner_draw")
+        if winner == "draw"
         else say("winner_black")
         if winner
         else say("winner_none")
@@ -117,13 +188,38 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     return "\n".join(lines)
 
 
+def _fiim_lines(protocol: ProtocolRecord, say: Say) -> list[str]:
+    """The best move and the points by line (docs/RULES-FIIM.md section 11)."""
+    lines = [""]
+    best = protocol.get("best_move")
+    if best:
+        lines.append(
+            say("best_move", seat=best["seat"], seats=_seats(best["seats"]), black=best["black"])
+        )
+    else:
+        lines.append(say("best_move_none"))
+    scores = protocol.get("scores") or []
+    if not scores:
+        return lines
+    lines.extend(["", say("scores"), say("score_columns")])
+    for score in scores:
+        cells = [points(score["win"]), points(score["best_move"]), points(score["penalty"])]
+        cells.append(points(score["extra"], sign=True))
+        total = points(score["total"])
+        row = f"{score['seat']:>4}  " + "".join(f"{cell:>8}" for cell in cells) + f"{total:>8}"
+        lines.append(row + (f"  {score['comment']}" if score["comment"] else ""))
+    return lines
+
+
 Say = Callable[..., str]
 
 
-def _night_lines(night: NightRecord, say: Say) -> list[str]:
+def _night_lines(night: NightRecord, say: Say, fiim: bool) -> list[str]:
     lines = ["", say("night", night=night["night"])]
     if night["night"] == 0:
         lines.append("  " + say("roles_registered"))
+    elif "shots" in night:
+        lines.extend(_fiim_night_lines(night, say))
     else:
         shot = night.get("shot")
         lines.append("  " + say("shot", seat=shot if shot is not None else say("miss")))
@@ -140,7 +236,28 @@ def _night_lines(night: NightRecord, say: Say) -> list[str]:
         if night.get("killed") is not None:
             lines.append("  " + say("killed", seat=night["killed"]))
     if night.get("disqualified"):
-        lines.append("  " + say("disqualified", seats=_seats(night["disqualified"])))
+        key = "removed" if fiim else "disqualified"
+        lines.append("  " + say(key, seats=_seats(night["disqualified"])))
+    return lines
+
+
+def _fiim_night_lines(night: NightRecord, say: Say) -> list[str]:
+    """A FIIM night: each black player's shot, the result, and the two checks."""
+    shots = night.get("shots", {})
+    entered = ", ".join(
+        f"{shooter} → {target if target is not None else say('no_shot')}"
+        for shooter, target in shots.items()
+    )
+    killed = night.get("killed")
+    lines = ["  " + say("shots", shots=entered or "—")]
+    lines.append("  " + (say("killed", seat=killed) if killed is not None else say("miss")))
+    for who, yes, no in (("don", "sheriff", "not_sheriff"), ("sheriff", "black", "red")):
+        check = night.get(f"{who}_check")
+        found = night.get("don_found_sheriff" if who == "don" else "sheriff_found_black")
+        if check is None:
+            lines.append("  " + say(f"{who}_check", seat="—", verdict="—"))
+        else:
+            lines.append("  " + say(f"{who}_check", seat=check, verdict=say(yes if found else no)))
     return lines
 
 
@@ -165,6 +282,8 @@ def _day_lines(day: DayRecord, say: Say) -> list[str]:
                     "third_vote", votes=third["votes_for"], voters=third["voters"], outcome=outcome
                 )
             )
+    if day.get("vote_cancelled"):
+        lines.append("  " + say("vote_cancelled"))
     lines.append("  " + say("left_by_vote", seats=_seats(day["left"])))
     return lines
 

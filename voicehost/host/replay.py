@@ -15,6 +15,7 @@ from voicehost.game.engine import Engine
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import Input
 from voicehost.game.model import Phase
+from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import Source
 from voicehost.host.journal import JournalError, effective_entries, read, settings_from_record
@@ -80,7 +81,7 @@ def replay_journal(settings: Settings, path: Path) -> Replayed:
     """
     header, entries = read(path)
     recorded = settings_from_record(settings, header["game"], path)
-    engine = Engine(recorded.game)
+    engine = engine_for(recorded.game)
     kept = [entry for entry in effective_entries(entries) if entry.event is not None]
     try:
         state, accepted = replay(

@@ -86,6 +86,11 @@ SEAT_PROMPTS = (
     PromptKind.COMMISSAR_CHECK,
     PromptKind.DOCTOR_HEAL,
     PromptKind.NOMINATE,
+    PromptKind.REGISTER_DON,
+    PromptKind.REGISTER_SHERIFF,
+    PromptKind.DON_CHECK,
+    PromptKind.SHERIFF_CHECK,
+    PromptKind.BEST_MOVE,
 )
 
 

@@ -66,6 +66,15 @@ def led_pattern(message: Private, settings: PrivateSettings) -> tuple[LedStep, .
             LedStep(lit, settings.led_seconds),
             LedStep(False, 0.0),
         )
+    if message.kind in (PrivateKind.DON_ANSWER, PrivateKind.SHERIFF_ANSWER):
+        if message.found is None:
+            raise DeviceError("the check's answer has no result to show (a bug: report it)")
+        return (  # lit: the Don found the Sheriff, the Sheriff found a black player
+            *confirmation_pattern(),
+            LedStep(False, ANSWER_PAUSE_SECONDS),
+            LedStep(message.found == settings.led_on_means_mafia, settings.led_seconds),
+            LedStep(False, 0.0),
+        )
     raise DeviceError(f"unknown private message {message.kind!r} (a bug: report it)")
 
 
