@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import wave
@@ -168,3 +169,25 @@ def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_fol
     assert heard >= 1
     assert f"{heard} of 3 stop words heard" in replayed.stdout, replayed.stdout
     assert "0 false ends in 3 takes without a final stop word" in replayed.stdout
+
+
+@pytest.mark.slow
+def test_calibration_without_a_microphone_says_so_before_asking_anything(tmp_path, korean_folder):
+    conf = tmp_path / "asound.conf"
+    conf.write_text('pcm.!default { type asym; playback.pcm "null"; capture.pcm "nosuch" }\n')
+    environment = {k: v for k, v in os.environ.items() if not k.startswith("ALSA")}
+    environment["ALSA_CONFIG_PATH"] = f"/usr/share/alsa/alsa.conf:{conf}"
+    config = tmp_path / "config.yaml"
+    config.write_text("language: ru\n", encoding="utf-8")
+    command = [sys.executable, "-m", "voicehost", "--config", str(config), "listen", "--calibrate"]
+    command += ["--model", str(korean_folder), "--words", "감사합니다,패스"]
+
+    done = subprocess.run(
+        command, input="y\n", env=environment, capture_output=True, text=True, timeout=600
+    )
+
+    assert done.returncode == 1
+    assert "cannot open the microphone" in done.stderr and "arecord -l" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert "Keep them" not in done.stdout
+    assert not (tmp_path / "recordings").exists()

@@ -108,18 +108,19 @@ def calibrate(
     out = Path(args.out).expanduser() if args.out else _default_folder(settings)
     answers = _answers(sys.stdin)
     print(f"Calibration: the room, then {6 * args.rounds} takes of {args.take_seconds:.0f} s.")
-    keep = args.consent or _ask(
-        answers,
-        f"The takes are recordings of the players' voices. Keep them in {out} (only this user "
-        "can read them) to replay later? [y/N]",
-    ).startswith("y")
-    kit = ListenerKit.load(settings, folder, stop_words)  # a wrong model fails before recording
+    # A wrong model or a missing microphone is said before anyone is asked anything.
+    kit = ListenerKit.load(settings, folder, stop_words)
     reader = MicrophoneReader(
         settings.audio.input_device, sample_rate=rate, real_time=not args.not_real_time
     )
     reader.open()
     recorded: list[tuple[TakeLabel, np.ndarray]] = []
     try:
+        keep = args.consent or _ask(
+            answers,
+            f"The takes are recordings of the players' voices. Keep them in {out} (only this "
+            "user can read them) to replay later? [y/N]",
+        ).startswith("y")
         if _ask(answers, "The room: nobody talks for 3 s. Press Enter to start (q: stop).") == "q":
             print("Stopped; nothing was recorded.")
             return 0
