@@ -14,7 +14,8 @@
 #
 # Environment:
 #   PI_ROOT          the root to use or build (default /var/tmp/pi-roots/ARCH)
-#   PI_STEPS         steps to run (default "root clone run test")
+#   PI_STEPS         steps to run (default "root clone run test"; "bench" after run measures
+#                    the start time and memory with bench/bench_start.py)
 #   PI_RUN_TIMEOUT   seconds `make run` may take to start the host (default 3600)
 #   PI_TEST_TIMEOUT  seconds `make test` may take (default 7200)
 #   PI_LOGS          folder for each step's full output (default /var/tmp/pi-check-logs)
@@ -229,6 +230,15 @@ step_test() {
     timeout "$TEST_TIMEOUT" bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
         'cd ~/voicehost && make test'" </dev/null >"$log" 2>&1 || rc=$?
     tail -n 15 "$log"
+    return $rc
+}
+
+step_bench() {   # after run (the venv and the audio cache are there): start time and memory
+    local log=$LOGS/$ARCH-bench.log rc=0
+    bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
+        'cd ~/voicehost && .venv/bin/python bench/bench_start.py --rounds 2'" </dev/null >"$log" 2>&1 \
+        || rc=$?
+    tail -n 5 "$log"
     return $rc
 }
 
