@@ -629,9 +629,11 @@ class Engine:
 
     # ------------------------------------------------------------------ day
 
-    def _start_day(self, state: GameState, out: list[Effect]) -> None:
+    def _open_day(self, state: GameState, phase: Phase) -> None:
+        """A new day in ``phase``: no nominations or candidates yet, the first vote, and its
+        record."""
         state.day += 1
-        state.phase = Phase.DISCUSSION
+        state.phase = phase
         state.nominations = {}
         state.candidates = []
         state.vote_round = 1
@@ -639,6 +641,9 @@ class Engine:
             {"day": state.day, "nominations": {}, "candidates": [], "votes": [],
              "third_vote": None, "left": []}
         )  # fmt: skip
+
+    def _start_day(self, state: GameState, out: list[Effect]) -> None:
+        self._open_day(state, Phase.DISCUSSION)
         seconds = self.timers.discussion_seconds
         out.append(self._discussion_phrase())
         state.speech_running = True

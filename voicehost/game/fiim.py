@@ -394,15 +394,7 @@ class FiimEngine(Engine):
 
     def _start_day(self, state: GameState, out: list[Effect]) -> None:
         """Speeches at once, opened one seat further on each day (MR 6.1 to 6.3.1)."""
-        state.day += 1
-        state.phase = Phase.NOMINATION
-        state.nominations = {}
-        state.candidates = []
-        state.vote_round = 1
-        state.record["days"].append(
-            {"day": state.day, "nominations": {}, "candidates": [], "votes": [],
-             "third_vote": None, "left": []}
-        )  # fmt: skip
+        self._open_day(state, Phase.NOMINATION)
         living = state.living()
         previous = state.first_speaker
         later = [seat for seat in living if previous is not None and seat > previous]
