@@ -31,30 +31,18 @@ from voicehost.cli.doctor import (
     run_checks,
 )
 from voicehost.config import KeypadSettings, ListenerSettings, Settings, StorageSettings
+from voicehost.testing.alsa import alsa_microphone
 
 ROOT = Path(__file__).resolve().parents[2]
 MIC_RATE = 48000
-
-
-def alsa_file_device(folder: Path, mic: np.ndarray) -> dict[str, str]:
-    """Environment for a subprocess whose sound card is two files."""
-    (folder / "mic_in.raw").write_bytes(mic.astype("<i2").tobytes())
-    conf = folder / "asound.conf"
-    conf.write_text(
-        'pcm.!default { type asym; playback.pcm "tap"; capture.pcm "mic" }\n'
-        f'pcm.tap {{ type file; slave.pcm "null"; file "{folder}/played.wav"; format "wav" }}\n'
-        f'pcm.mic {{ type file; slave.pcm "null"; file "/dev/null"; '
-        f'infile "{folder}/mic_in.raw"; format "raw" }}\n'
-    )
-    # The system's alsa.conf first: it defines the "null" and "file" plugins used above.
-    return {"ALSA_CONFIG_PATH": f"/usr/share/alsa/alsa.conf:{conf}"}
 
 
 def run_doctor(folder: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
     config = folder / "config.yaml"
     config.write_text("storage:\n  journal_dir: journals\nlistener:\n  models_dir: models\n")
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ALSA")}
-    environment.update(HOME=str(folder), PYTHONPATH=str(ROOT), **env)
+    environment.update(env)
+    environment.update(HOME=str(folder), PYTHONPATH=str(ROOT))
     return subprocess.run(
         [sys.executable, "-m", "voicehost", "--config", str(config), "doctor", *extra],
         capture_output=True,
@@ -94,7 +82,7 @@ def test_without_a_sound_card_every_check_still_reports(tmp_path: Path) -> None:
 def test_a_keyboard_host_with_a_speaker_and_no_microphone_has_nothing_to_fix(
     tmp_path: Path,
 ) -> None:
-    env = alsa_file_device(tmp_path, np.zeros(10))
+    env = alsa_microphone(tmp_path, np.zeros(10))
     conf = Path(env["ALSA_CONFIG_PATH"].split(":")[1])
     conf.write_text(conf.read_text().replace('capture.pcm "mic"', 'capture.pcm "nomic"'))
     result = run_doctor(tmp_path, env, "--no-tone")
@@ -138,7 +126,7 @@ def voice_like(seconds: float, amplitude: float) -> np.ndarray:
 
 
 def test_the_test_tone_is_played_and_the_microphone_level_measured(tmp_path: Path) -> None:
-    env = alsa_file_device(tmp_path, voice_like(3, 0.1))
+    env = alsa_microphone(tmp_path, voice_like(3, 0.1))
     result = run_doctor(tmp_path, env)
     assert "Traceback" not in result.stderr
     assert "✔" in line_of(result.stdout, "Sound output")
@@ -154,7 +142,7 @@ def test_the_test_tone_is_played_and_the_microphone_level_measured(tmp_path: Pat
 
 
 def test_a_silent_microphone_is_named_as_the_thing_to_fix(tmp_path: Path) -> None:
-    env = alsa_file_device(tmp_path, np.zeros(3 * MIC_RATE))
+    env = alsa_microphone(tmp_path, np.zeros(3 * MIC_RATE))
     result = run_doctor(tmp_path, env, "--no-tone")
     assert "pure silence" in line_of(result.stdout, "Microphone")
     assert "Microphone: the microphone is muted" in result.stdout
@@ -164,7 +152,7 @@ def test_a_silent_microphone_is_named_as_the_thing_to_fix(tmp_path: Path) -> Non
 def test_a_room_too_loud_for_hearing_is_a_warning_that_says_what_to_do(tmp_path: Path) -> None:
     # A fan or a crowd: steady noise at -30 dBFS, only 5 dB under players' voices at -25.
     noise = np.random.default_rng(9).normal(0, 32768 * 10 ** (-30 / 20), 3 * MIC_RATE)
-    result = run_doctor(tmp_path, alsa_file_device(tmp_path, noise), "--no-tone")
+    result = run_doctor(tmp_path, alsa_microphone(tmp_path, noise), "--no-tone")
     microphone = line_of(result.stdout, "Microphone")
     assert "!" in microphone and "too loud for hearing" in microphone, microphone
     assert "move the microphone closer" in result.stdout

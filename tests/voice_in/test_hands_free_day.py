@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from mickit import alsa_microphone
+
+from voicehost.testing.alsa import alsa_microphone
 
 CHILD = Path(__file__).with_name("alsa_listening_day.py")
 SILENCE = 0.6  # listener.silence_seconds, the default

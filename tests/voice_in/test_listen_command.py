@@ -11,9 +11,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mickit import alsa_microphone
 
 from voicehost.__main__ import main
+from voicehost.testing.alsa import alsa_microphone
 
 RATE = 16000
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from mickit import alsa_microphone
 
 from voicehost.clock import FakeClock
 from voicehost.config import Settings
+from voicehost.testing.alsa import alsa_microphone
 from voicehost.voice_in.loading import ListenerReady, ListenerStatus, LoadingListener
 from voicehost.voice_in.microphone import AudioBlock
 from voicehost.voice_in.vosk_listener import build_listener

@@ -1,4 +1,5 @@
-"""A microphone for a child process: an ALSA file device that reads given samples."""
+"""A sound card for a child process: an ALSA file device whose microphone reads given samples
+and whose speaker writes a WAV file (tests and benches; no sound hardware needed)."""
 
 from __future__ import annotations
 
