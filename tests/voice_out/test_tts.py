@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from voicehost.clips import loudness_dbfs, trim_silence
@@ -46,3 +48,21 @@ def test_auto_picks_the_language_s_voice(voice, language, expected):
 def test_auto_without_a_voice_for_the_language_says_what_to_set():
     with pytest.raises(MissingDependency, match="voice.voice"):
         resolve_voice("auto", "xx")
+
+
+def test_the_chosen_rate_holds_even_when_espeak_lost_it(ru_voice):
+    """espeak-ng queues a rate change, and pyttsx3 cancels that queue while espeak-ng is busy:
+    a fresh engine busy with pyttsx3's default rate 200 could keep it for a whole evening
+    (seen in one start of thirty). Here espeak-ng is put back at 200 behind the synthesizer's
+    back, as a cancelled change leaves it; the next phrase must still be at the club's rate."""
+    from pyttsx3.drivers import _espeak
+
+    text = "Голосование."
+    at_chosen_rate = trim_silence(ru_voice.render(text)).duration
+    _espeak.SetParameter(_espeak.RATE, 200, 0)
+    while _espeak.IsPlaying():  # queued: let espeak-ng take it, or the next phrase cancels it
+        time.sleep(0.005)
+    spoken = trim_silence(ru_voice.render(text)).duration
+    assert spoken == pytest.approx(at_chosen_rate, abs=0.01)
+    too_fast = EspeakSynthesizer(VoiceChoice(ru_voice.choice.voice, 200, 1.0)).render(text)
+    assert trim_silence(too_fast).duration < at_chosen_rate - 0.05, "200 is not the chosen rate"

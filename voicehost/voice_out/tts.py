@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import io
 import itertools
 import logging
@@ -152,14 +153,8 @@ class EspeakSynthesizer:
         with _ENGINE_LOCK:
             path = Path(self._folder.name) / f"render-{next(self._numbers)}.wav"
             engine = self._engine
-            if _APPLIED.get("choice") != self.choice:  # a voice change costs 1.5 ms: only then
-                engine.setProperty("voice", self.choice.voice)
-                engine.setProperty("rate", self.choice.rate)
-                engine.setProperty("volume", self.choice.volume)
-                _APPLIED["choice"] = self.choice
-                # espeak-ng queues rate and volume; pyttsx3's runAndWait() cancels whatever is
-                # still queued when it starts ("stop"), so the new rate must be taken first
-                _wait_until_idle()
+            if _APPLIED.get("choice") != self.choice or not _speaks_at(self.choice):
+                self._apply(engine)
             for attempt in range(SYNTHESIS_ATTEMPTS):
                 _UTTERANCE.start()
                 engine.save_to_file(text, str(path))
@@ -188,6 +183,35 @@ class EspeakSynthesizer:
             finally:
                 path.unlink(missing_ok=True)
         return clip
+
+    def _apply(self, engine: Any) -> None:
+        """Give espeak-ng this voice, rate and volume, and make sure it really took them.
+
+        espeak-ng queues a rate or volume change behind whatever it is doing, and pyttsx3's
+        runAndWait() cancels that queue when espeak-ng is still busy. A fresh engine is busy
+        with pyttsx3's own defaults (rate 200), so about one start in thirty kept rate 200 for
+        the whole evening. So the change is read back from espeak-ng and made again until
+        it holds.
+        """
+        _APPLIED.pop("choice", None)
+        for _ in range(SYNTHESIS_ATTEMPTS):
+            engine.setProperty("voice", self.choice.voice)
+            engine.setProperty("rate", self.choice.rate)
+            engine.setProperty("volume", self.choice.volume)
+            if engine.proxy.isBusy():  # a fresh engine runs its commands only in its loop
+                with contextlib.redirect_stdout(io.StringIO()):
+                    engine.runAndWait()
+            _wait_until_idle()
+            if _speaks_at(self.choice):
+                _APPLIED["choice"] = self.choice
+                return
+            log.info("espeak-ng dropped the rate or volume change; setting it again",
+                     extra=LOG_ONLY)  # fmt: skip
+        raise SynthesisError(
+            f"espeak-ng does not keep rate {self.choice.rate} and volume {self.choice.volume}; "
+            "check voice.rate and voice.volume in config.yaml, then run `voicehost phrases "
+            "build` again"
+        )
 
     def _wait_until_written(self, text: str) -> None:
         finished = _UTTERANCE.finished.wait(SYNTHESIS_TIMEOUT_SECONDS + len(text))
@@ -283,6 +307,19 @@ def _wait_until_idle() -> None:
     deadline = time.monotonic() + SYNTHESIS_TIMEOUT_SECONDS
     while _is_playing() and time.monotonic() < deadline:
         time.sleep(0.002)
+
+
+def _speaks_at(choice: VoiceChoice) -> bool:
+    """True when espeak-ng's current rate and volume are the choice's (read back from it)."""
+    try:
+        from pyttsx3.drivers import _espeak
+
+        get = _espeak.dll.espeak_GetParameter  # pyttsx3's GetParameter drops `current`
+        get.restype, get.argtypes = ctypes.c_int, [ctypes.c_int, ctypes.c_int]
+        rate, volume = get(_espeak.RATE, 1), get(_espeak.VOLUME, 1)
+    except Exception:  # noqa: BLE001 - an espeak without it: trust the change was taken
+        return True
+    return rate == choice.rate and volume == int(round(choice.volume * 100, 2))
 
 
 def _is_playing() -> bool:
