@@ -15,7 +15,7 @@ from fiimkit import FiimTable, fiim_settings
 from gamekit import Table, params_of, timers
 
 from voicehost import config
-from voicehost.game.effects import PromptKind
+from voicehost.game.effects import PromptKind, Say
 from voicehost.game.fiim import score_lines
 from voicehost.game.inputs import EnterSeats, Remove
 from voicehost.game.model import Phase, Seat, Team, TimerKind
@@ -307,6 +307,8 @@ def test_mr_9_5_1_the_lost_speech(
         table.end()
     assert table.said()[-1] == key, rule
     assert timers(table.effects)[-1].seconds == seconds, rule
+    resumed = table.engine.resume_effects(table.state)  # after a power cut: the same words
+    assert [e.key for e in resumed if isinstance(e, Say)] == ["game.resumed", key], rule
     table.enter(Seat(9))  # the player may still nominate
     assert table.state.nominations[Seat(7)] == [9]
 

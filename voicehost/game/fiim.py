@@ -115,8 +115,14 @@ class FiimEngine(Engine):
             out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
         elif state.current_speaker is not None and state.speech_running:
+            seat = state.current_speaker
             kind = state.timer.kind if state.timer is not None else TimerKind.NOMINATION_SPEECH
-            out.append(Say(self._floor(kind)[0], {"seat": state.current_speaker}))
+            if seat == state.lost_speech:  # MR 9.5.1: the table hears again it is no speech
+                out.append(Say("fiim.speech_skipped", {"seat": seat}))
+            elif seat == state.short_speech:
+                out.append(Say("fiim.short_speech", {"seat": seat}))
+            else:
+                out.append(Say(self._floor(kind)[0], {"seat": seat}))
         timer = state.timer
         if timer is not None and not (phase in REGISTRATION_STEPS and state.window_over):
             out.append(self.timer_effect(timer))
@@ -569,7 +575,7 @@ class FiimEngine(Engine):
     def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
         """MR 9.5.1: a third foul takes the player's next ordinary speech (at three or four
         players a short one instead); the host says so and waits briefly for a nomination."""
-        state.lost_speech = None
+        state.lost_speech = state.short_speech = None
         while state.speakers and not state.players[state.speakers[0]].alive:
             state.speakers.pop(0)
         if not state.speakers or state.speakers[0] not in state.speech_lost:
@@ -583,6 +589,7 @@ class FiimEngine(Engine):
         seconds = fiim.short_speech_seconds if short else fiim.skipped_speech_seconds
         state.current_speaker = seat
         state.lost_speech = None if short else seat
+        state.short_speech = seat if short else None
         out.append(Say(key, {"seat": seat}))
         state.speech_running = True
         warning = self._speech_warning() if short else None

@@ -86,6 +86,7 @@ class GameState:
     # first night's victim while their best move is still to be entered (MR 8.17.1)
     speech_lost: list[Seat] = field(default_factory=list)
     lost_speech: Seat | None = None  # whose lost speech's window is open now
+    short_speech: Seat | None = None  # whose short speech instead (3 or 4 players) runs now
     vote_cancelled_day: int | None = None
     quiet_rounds: int = 0
     departures_at_dusk: int = 0
