@@ -177,7 +177,6 @@ def make_listener(
                 "no_model",
                 language=settings.language,
                 folder=settings.path(settings.listener.models_dir),
-                hint=install_hint(settings.language),
             ),
         )
         return None
