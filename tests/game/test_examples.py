@@ -145,6 +145,19 @@ def fiim_lift_all(result: ScriptResult, protocol: dict[str, Any]) -> None:
     assert protocol["winner"] == "red"
 
 
+def fiim_team_loss(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """§9 (MR 10.21 to 10.24): a grave fault costs the whole team the game at once."""
+    assert protocol["winner"] == "red"
+    assert protocol["team_loss"] == {"seat": 9, "team": "black", "day": 1, "night": 0,
+                                     "phase": "nomination"}  # fmt: skip
+    assert result.transcript[-2:] == [
+        "По решению судьи команда игрока номер девять получает поражение.",
+        "Игра окончена. Победили красные: мирный город!",
+    ]
+    assert _score(protocol, 9)["penalty"] == pytest.approx(-0.7)
+    assert [_score(protocol, seat)["win"] for seat in (1, 2, 4, 5, 9)] == [1, 0, 1, 0, 0]
+
+
 FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "town-wins.txt": town_wins,
     "mafia-wins.txt": mafia_wins,
@@ -156,6 +169,7 @@ FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "fiim-best-move.txt": fiim_best_move,
     "fiim-fourth-foul.txt": fiim_fourth_foul,
     "fiim-lift-all.txt": fiim_lift_all,
+    "fiim-team-loss.txt": fiim_team_loss,
 }
 
 

@@ -21,7 +21,16 @@ from hypothesis import strategies as st
 from voicehost.game.effects import Effect, PromptKind, StartTimer
 from voicehost.game.engine import Engine
 from voicehost.game.errors import RuleViolation
-from voicehost.game.inputs import EndSpeech, EnterSeats, Foul, Input, Miss, TimeUp, VoteCount
+from voicehost.game.inputs import (
+    EndSpeech,
+    EnterSeats,
+    Foul,
+    Input,
+    Miss,
+    TeamLoss,
+    TimeUp,
+    VoteCount,
+)
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.presets import engine_for
 from voicehost.game.rules import FiimSettings
@@ -38,6 +47,7 @@ class FiimGame:
         self.draw = draw
         self.state, effects = engine.new_game()
         self.steps = 0
+        self.decided: Team | None = None  # the winner, from the departure that decided it
         self.check_effects(self.state, effects)
 
     def step(self, event: Input) -> None:
@@ -86,12 +96,22 @@ class FiimGame:
         if state.phase.value.startswith("night0"):
             return
         black, red = state.living_of(Team.BLACK), state.living_of(Team.RED)
-        if state.phase is Phase.GAME_OVER and state.record["winner"] == "draw":
+        loss = state.record.get("team_loss")
+        if state.phase is Phase.GAME_OVER and loss is not None:  # MR 10.21 to 10.24
+            loser = state.players[loss["seat"]].role
+            assert loser is not None and state.winner is not loser.team
+            assert loss["team"] == loser.team.value
+        elif state.phase is Phase.GAME_OVER and state.record["winner"] == "draw":
             assert state.winner is None and 0 < black < red  # MR 1.5
+        elif state.phase is Phase.GAME_OVER and self.decided is not None:
+            assert state.winner is self.decided  # a removal in the final minute changes nothing
         elif state.phase is Phase.GAME_OVER:
             assert state.winner is (Team.RED if black == 0 else Team.BLACK)
         elif state.after_last_words == "end":  # the final minute (MR 8.19.1)
             assert state.phase is Phase.LAST_WORDS and state.pending_winner is not None
+            if self.decided is None:  # decided at the vote or the kill (docs/RULES-FIIM.md §10)
+                assert state.pending_winner is (Team.RED if black == 0 else Team.BLACK)
+                self.decided = state.pending_winner
         elif not state.phase.is_night:
             assert 0 < black < red, "the game goes on after a win"
 
@@ -117,6 +137,11 @@ class FiimGame:
         gone = [seat for seat, p in self.state.players.items() if not p.alive]
         if gone:
             self.refused(Foul(self.pick(gone)), "seat_left")  # type: ignore[arg-type]
+        if self.draw.draw(st.integers(0, 200)) == 100:  # MR 10.21 to 10.24, rarely
+            seat = self.pick(list(self.state.players))
+            self.refused(TeamLoss(seat), "team_loss_confirm")  # type: ignore[arg-type]
+            self.step(TeamLoss(seat, confirmed=True))  # type: ignore[arg-type]
+            return
         self.step(Foul(self.pick(self.state.living())))  # type: ignore[arg-type]
 
     def refused(self, event: Input, *codes: str) -> None:
@@ -215,6 +240,7 @@ def test_random_fiim_games_end_and_nobody_who_left_acts(data: st.DataObject) -> 
     event(f"ends: {winner}")
     event("a best move" if state.record["best_move"] else "no best move")
     event("a removal" if any(p.left_how == "removed" for p in state.players.values()) else "none")
+    event("a team loss" if "team_loss" in state.record else "no team loss")
 
 
 def check_scores(state: GameState, fiim: FiimSettings) -> None:
@@ -235,7 +261,11 @@ def check_scores(state: GameState, fiim: FiimSettings) -> None:
             points = {3: fiim.score_best_move_3, 2: fiim.score_best_move_2}
             expected = points.get(best["black"], 0.0)
         assert line["best_move"] == expected
-        assert line["penalty"] == (fiim.score_removal if player.left_how == "removed" else 0.0)
+        penalty = fiim.score_removal if player.left_how == "removed" else 0.0
+        loss = state.record.get("team_loss")
+        if loss is not None and loss["seat"] == line["seat"]:
+            penalty += fiim.score_team_loss
+        assert line["penalty"] == pytest.approx(penalty)
     if best is not None:
         assert best["black"] == sum(
             1 for s in best["seats"] if state.players[s].role in (Role.MAFIA, Role.DON)

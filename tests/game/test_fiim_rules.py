@@ -17,7 +17,7 @@ from gamekit import Table, params_of, timers
 from voicehost import config
 from voicehost.game.effects import PromptKind, Say
 from voicehost.game.fiim import score_lines
-from voicehost.game.inputs import EnterSeats, Remove
+from voicehost.game.inputs import EnterSeats, Remove, TeamLoss
 from voicehost.game.model import Phase, Seat, Team, TimerKind
 
 REPO = Path(__file__).resolve().parents[2]
@@ -384,6 +384,45 @@ def test_mr_10_11_removal_at_once(rule: str, preset: str, code: str | None) -> N
         assert table.reject(Remove(Seat(6))).code == code, rule
 
 
+@pytest.mark.parametrize(
+    ("rule", "when", "seat", "winner"),
+    [
+        ("MR 10.21 to 10.24: a black player's fault by day: red wins", "day", 2, Team.RED),
+        ("MR 10.21 to 10.24: a red player's fault at night: black wins", "night", 7, Team.BLACK),
+        ("MR 10.21 to 10.24: a player who has left can still cost the team", "left", 6,
+         Team.BLACK),
+    ],
+)  # fmt: skip
+def test_mr_10_21_to_10_24_a_team_loss_ends_the_game(
+    rule: str, when: str, seat: int, winner: Team
+) -> None:
+    table = FiimTable()
+    table.agree()
+    if when == "night":
+        table.speeches()
+    elif when == "left":
+        table.do(Remove(Seat(6)))
+    assert table.reject(TeamLoss(Seat(seat))).code == "team_loss_confirm", rule
+    table.do(TeamLoss(Seat(seat), confirmed=True))
+    assert table.phase is Phase.GAME_OVER and table.winner is winner, rule
+    assert table.said()[-2:] == ["fiim.team_loss", f"game.{winner.value}_wins"], rule
+    assert params_of(table.effects, "fiim.team_loss") == [{"seat": seat}], rule
+    scores = {line["seat"]: line for line in table.state.record["scores"]}
+    removal = -0.5 if when == "left" else 0.0
+    assert scores[Seat(seat)]["penalty"] == pytest.approx(removal - 0.7), rule
+    assert scores[Seat(seat)]["win"] == 0, rule
+    assert sum(line["win"] for line in scores.values()) == (7 if winner is Team.RED else 3)
+    assert table.state.record["team_loss"]["seat"] == seat, rule
+
+
+def test_mr_10_21_a_team_loss_waits_for_the_roles_and_is_not_the_club_s() -> None:
+    table = FiimTable()
+    table.enter(Seat(2), Seat(5), Seat(9))  # night 0: the black team is still being seen
+    assert table.reject(TeamLoss(Seat(2), confirmed=True)).code == "team_loss_before_morning"
+    club = Table(config.loads(""))
+    assert club.reject(TeamLoss(Seat(2), confirmed=True)).code == "team_loss_not_in_club"
+
+
 def test_mr_9_7_a_removal_at_night_is_told_in_the_morning() -> None:
     table = FiimTable()
     _day_1(table)
@@ -424,7 +463,6 @@ NOT_HOSTED = {
     "MR 9.4": "tournament penalties are the regulation's (extra points at --score)",
     "MR 9.6.1": "FIIM has no technical fouls: nothing to host",
     "MR 10.1": "which act is a foul is the referee's judgement; the host counts fouls",
-    "MR 10.21": "a team loss is the referee's; the host records the game as it went",
     "MR 8.20": "the referee's extra points: tests/host/test_fiim_scores.py",
 }
 

@@ -126,3 +126,43 @@ def test_remove_at_the_keyboard(lines: list[str], removed: list[int], error: str
         assert "Игрок номер шесть удалён и покидает стол без последнего слова." in result.transcript
     else:
         assert len(result.errors) == 1 and error in result.errors[0]
+
+
+@pytest.mark.parametrize("confirm", ["teamloss 9 да", "поражение 9 да", "teamloss 9 yes"])
+def test_a_team_loss_at_the_keyboard_asks_to_be_confirmed(confirm: str) -> None:
+    """MR 10.21 to 10.24: `teamloss 9` alone ends nothing and says how to confirm; confirmed,
+    the town wins at once, the protocol says why, and it cannot be taken back."""
+    from voicehost.host import protocol
+
+    asked = run_script([*FIIM_DAY_1, "teamloss 9"], config.loads(""))
+    assert len(asked.errors) == 1 and "введите: teamloss 9 да" in asked.errors[0]
+    assert not asked.host.over and asked.protocol["winner"] is None
+    result = run_script([*FIIM_DAY_1, confirm], config.loads(""))
+    assert result.errors == [] and result.host.over and result.protocol["winner"] == "red"
+    assert "По решению судьи команда игрока номер девять получает поражение." in result.transcript
+    assert not result.host.undo()  # the table has heard the winner
+    table = protocol.to_table(result.protocol, PhraseBook.load("ru"))
+    assert "Поражение команды по решению судьи: игрок номер 9, день 1" in table
+
+
+@pytest.mark.parametrize(
+    ("line", "error"),
+    [
+        ("teamloss 9 нет", "вводится так: teamloss НОМЕР да"),
+        ("teamloss", "вводится так: teamloss НОМЕР да"),
+        ("teamloss 11 да", "Места номер 11 нет"),
+    ],
+)
+def test_a_wrong_team_loss_line_says_what_is_wrong(line: str, error: str) -> None:
+    result = run_script([*FIIM_DAY_1, line, "."], config.loads(""))
+    assert len(result.errors) == 1 and error in result.errors[0], result.errors
+    assert not result.host.over
+
+
+def test_a_hand_edited_team_loss_in_the_journal_is_named() -> None:
+    from voicehost.game.errors import BadRecord
+    from voicehost.game.inputs import TeamLoss, from_json, to_json
+
+    assert from_json(to_json(TeamLoss(9, True))) == TeamLoss(9, True)
+    with pytest.raises(BadRecord, match="team_loss.confirmed is 'yes'; it must be true or false"):
+        from_json({"kind": "team_loss", "seat": 9, "confirmed": "yes"})

@@ -13,7 +13,14 @@ from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EnterSeats, VoteCount
 from voicehost.game.model import Seat
-from voicehost.host.actions import ACTIONS, action_of_word, command_for, number_of
+from voicehost.host.actions import (
+    ACTIONS,
+    CONFIRM_WORDS,
+    Action,
+    action_of_word,
+    command_for,
+    number_of,
+)
 from voicehost.host.commands import Command, Source, Submit
 from voicehost.phrases import PhraseBook
 
@@ -64,6 +71,10 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
         raise CommandError(book.error("unknown_command", {"text": text}))
     head, rest = words[0], words[1:]
     action = action_of_word(head)
+    if action is Action.TEAM_LOSS and len(rest) == 2 and rest[1] in CONFIRM_WORDS:
+        return command_for(action, Source.KEYBOARD, _number(rest[0], text, book), confirmed=True)
+    if action is Action.TEAM_LOSS and len(rest) != 1:
+        raise CommandError(book.screen("team_loss_form", {"text": text}))
     if action is not None and ACTIONS[action].number:
         return command_for(action, Source.KEYBOARD, _one_number(rest, text, book))
     if action is not None and not rest:

@@ -30,6 +30,7 @@ from voicehost.game.inputs import (
     Input,
     Miss,
     Remove,
+    TeamLoss,
     TimerWarning,
     TimeUp,
     VoteCount,
@@ -132,6 +133,8 @@ class Engine:
                 self._on_foul(new, event, out)
             case Remove():
                 self._on_remove(new, event, out)
+            case TeamLoss():
+                self._on_team_loss(new, event, out)
         return new, out
 
     def prompt(self, state: GameState) -> Prompt:
@@ -980,6 +983,10 @@ class Engine:
     def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
         """The club rules disqualify by fouls only (RULES.md); removal at once is FIIM's."""
         raise RuleViolation("remove_not_in_club", seat=event.seat)
+
+    def _on_team_loss(self, state: GameState, event: TeamLoss, out: list[Effect]) -> None:
+        """A team's loss by the referee's decision is a FIIM penalty (MR 10.21 to 10.24)."""
+        raise RuleViolation("team_loss_not_in_club", seat=event.seat)
 
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A disqualification at night decided the game: the town wakes now and hears it."""

@@ -21,7 +21,7 @@ from voicehost.game.effects import (
 )
 from voicehost.game.engine import REGISTRATION_STEPS, Engine, _role_value
 from voicehost.game.errors import RuleViolation
-from voicehost.game.inputs import EnterSeats, Foul, Miss, Remove, TimeUp, VoteCount
+from voicehost.game.inputs import EnterSeats, Foul, Miss, Remove, TeamLoss, TimeUp, VoteCount
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.record import GameRecord, ScoreLine, seat_key
 from voicehost.game.rules import FiimSettings, GameRules
@@ -671,6 +671,26 @@ class FiimEngine(Engine):
         self._validate_seat(state, event.seat)
         self._remove(state, event.seat, out)
 
+    def _on_team_loss(self, state: GameState, event: TeamLoss, out: list[Effect]) -> None:
+        """MR 10.21 to 10.24: the gravest faults (deliberate peeking, help from the audience,
+        oaths, blackmail, threats, bribes, bets) cost the player's whole team the game. It is
+        the referee's decision and ends the game at once, so it must be confirmed; the player
+        is penalised ``fiim.score_team_loss``. A player who has left can still cause it."""
+        seat = event.seat
+        self._validate_seat(state, seat, alive=False)
+        role = state.players[seat].role
+        if role is None or not state.record["roles"]:
+            raise RuleViolation("team_loss_before_morning", seat=seat)
+        if not event.confirmed:
+            raise RuleViolation("team_loss_confirm", seat=seat)
+        loser = role.team
+        state.record["team_loss"] = {
+            "seat": seat, "team": loser.value, "day": state.day, "night": state.night,
+            "phase": state.phase.value,
+        }  # fmt: skip
+        out.append(Say("fiim.team_loss", {"seat": seat}))
+        self._declare(state, out, Team.RED if loser is Team.BLACK else Team.BLACK)
+
     def _remove(self, state: GameState, seat: Seat, out: list[Effect]) -> None:
         """The player leaves at once without a last word (MR 9.7); at night the morning says
         so; by day the vote is cancelled as MR 9.8 says."""
@@ -818,11 +838,13 @@ class FiimEngine(Engine):
 
 def score_lines(record: GameRecord, fiim: FiimSettings) -> list[ScoreLine]:
     """Each seat's points by line (docs/RULES-FIIM.md section 11): the win or the loss, the
-    best move of a red first-night victim who named two or three black seats, the penalty for
-    a removal. The referee's extra points are added to these by the protocol."""
+    best move of a red first-night victim who named two or three black seats, the penalties for
+    a removal and for causing the team's loss. The referee's extra points are added to these by
+    the protocol."""
     winner = record["winner"]
     best = record.get("best_move")
     removed = {d["seat"] for d in record["departures"] if d["how"] == "removed"}
+    caused = record.get("team_loss")
     lines: list[ScoreLine] = []
     for key, role in sorted(record["roles"].items(), key=lambda item: int(item[0])):
         seat = Seat(int(key))
@@ -836,5 +858,7 @@ def score_lines(record: GameRecord, fiim: FiimSettings) -> list[ScoreLine]:
             elif hits == 2:
                 best_move = fiim.score_best_move_2
         penalty = fiim.score_removal if seat in removed else 0.0
+        if caused is not None and caused["seat"] == seat:
+            penalty += fiim.score_team_loss
         lines.append(ScoreLine(seat=seat, win=win, best_move=best_move, penalty=penalty))
     return lines

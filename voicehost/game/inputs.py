@@ -78,15 +78,29 @@ class Remove:
     kind: ClassVar[str] = "remove"
 
 
-Input = EnterSeats | Miss | VoteCount | EndSpeech | TimerWarning | TimeUp | Foul | Remove
+@dataclass(frozen=True)
+class TeamLoss:
+    """The referee gives the team of ``seat`` the loss for one of the faults that cost a whole
+    team the game (FIIM, MR 10.21 to 10.24): the game ends at once. It ends the evening's game,
+    so the referee confirms it in the same entry (``confirmed``); unconfirmed, it is refused
+    with a message saying how to confirm."""
+
+    seat: Seat
+    confirmed: bool = False
+    kind: ClassVar[str] = "team_loss"
+
+
+Input = EnterSeats | Miss | VoteCount | EndSpeech | TimerWarning | TimeUp | Foul | Remove | TeamLoss
 
 INPUT_TYPES: dict[str, type[Any]] = {
     cls.kind: cls
-    for cls in (EnterSeats, Miss, VoteCount, EndSpeech, TimerWarning, TimeUp, Foul, Remove)
-}
+    for cls in (
+        EnterSeats, Miss, VoteCount, EndSpeech, TimerWarning, TimeUp, Foul, Remove, TeamLoss
+    )
+}  # fmt: skip
 
 #: Inputs a person typed; ``undo`` takes back the last of these.
-UNDOABLE = (EnterSeats, Miss, VoteCount, Foul, Remove)
+UNDOABLE = (EnterSeats, Miss, VoteCount, Foul, Remove, TeamLoss)
 
 
 def drop_last_undoable(items: list[Any], event_of: Callable[[Any], Input | None]) -> None:
@@ -131,6 +145,8 @@ def from_json(data: Any) -> Input:
             raise BadRecord(f"{kind}.{name} is {value!r}; it must be a whole number")
         if expected is str and not isinstance(value, str):
             raise BadRecord(f"{kind}.{name} is {value!r}; it must be text")
+        if expected is bool and not isinstance(value, bool):
+            raise BadRecord(f"{kind}.{name} is {value!r}; it must be true or false")
     try:
         event: Input = cls(**fields)
     except TypeError as exc:
@@ -139,7 +155,9 @@ def from_json(data: Any) -> Input:
 
 
 #: The type each recorded field must have (EnterSeats.seats is checked on its own).
-_FIELD_KINDS: dict[str, type] = {"count": int, "timer_id": int, "seat": int, "source": str}
+_FIELD_KINDS: dict[str, type] = {
+    "count": int, "timer_id": int, "seat": int, "source": str, "confirmed": bool
+}  # fmt: skip
 
 
 def _whole(value: Any) -> bool:

@@ -90,6 +90,16 @@ class BestMove(TypedDict):
     black: int  # how many of the three are black
 
 
+class TeamLossRecord(TypedDict):
+    """FIIM (MR 10.21 to 10.24): the referee gave the team of ``seat`` the loss."""
+
+    seat: Seat
+    team: str  # the team that lost: "red" or "black"
+    day: int
+    night: int
+    phase: str
+
+
 class ScoreLine(TypedDict):
     """FIIM: one seat's points by line (docs/RULES-FIIM.md section 11); extra comes later."""
 
@@ -111,6 +121,7 @@ class GameRecord(TypedDict):
     # FIIM only, so that a club game's protocol stays as it was
     preset: NotRequired[str]
     best_move: NotRequired[BestMove | None]
+    team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[ScoreLine]]
 
 

@@ -107,6 +107,7 @@ class FiimSettings:
     score_best_move_3: float = bounded(-10, 10, 0.7)
     score_best_move_2: float = bounded(-10, 10, 0.5)
     score_removal: float = bounded(-10, 10, -0.5)
+    score_team_loss: float = bounded(-10, 10, -0.7)
     score_extra_limit: float = bounded(0, 10, 1)
 
 

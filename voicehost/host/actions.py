@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from enum import StrEnum
 
-from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, VoteCount
+from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, TeamLoss, VoteCount
 from voicehost.game.model import Seat
 from voicehost.host.commands import Command, Quit, Source, Submit, TogglePause, Undo
 from voicehost.ports import Key
@@ -32,6 +32,7 @@ class Action(StrEnum):
     MISS = "miss"  # the mafia missed on purpose
     FOUL = "foul"  # a foul for the seat that follows
     REMOVE = "remove"  # FIIM: remove the seat that follows at once (MR 10.11 to 10.20)
+    TEAM_LOSS = "team_loss"  # FIIM: the seat's team loses (MR 10.21 to 10.24); confirmed
     VOTE = "vote"  # the count that follows is a vote count
     UNDO = "undo"  # take back the last entry
     PAUSE = "pause"  # stop or restart the clock
@@ -54,11 +55,15 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.MISS: ActionSpec(frozenset({"miss", "-", "промах"}), Key.MISS),
     Action.FOUL: ActionSpec(frozenset({"f", "foul", "фол"}), Key.FOUL, number=True),
     Action.REMOVE: ActionSpec(frozenset({"remove", "удалить"}), None, number=True),
+    Action.TEAM_LOSS: ActionSpec(frozenset({"teamloss", "поражение"}), None, number=True),
     Action.VOTE: ActionSpec(frozenset({"v", "votes", "vote", "голоса"}), None, number=True),
     Action.UNDO: ActionSpec(frozenset({"u", "undo", "отмена"}), Key.UNDO),
     Action.PAUSE: ActionSpec(frozenset({"p", "pause", "пауза"}), None),
     Action.QUIT: ActionSpec(frozenset({"q", "quit", "exit", "выход"}), None),
 }
+
+CONFIRM_WORDS = frozenset({"yes", "да"})
+"""The word after the seat that confirms a step which ends the game (``teamloss 5 да``)."""
 
 _BY_WORD = {word: action for action, spec in ACTIONS.items() for word in spec.words}
 _BY_KEY = {spec.key: action for action, spec in ACTIONS.items() if spec.key is not None}
@@ -79,8 +84,11 @@ def number_of(digits: str) -> int | None:
     return int(digits) if NUMBER.fullmatch(digits) else None
 
 
-def command_for(action: Action, source: Source, number: int | None = None) -> Command:
-    """The command an action makes; ``number`` for the actions that take one."""
+def command_for(
+    action: Action, source: Source, number: int | None = None, *, confirmed: bool = False
+) -> Command:
+    """The command an action makes; ``number`` for the actions that take one, ``confirmed``
+    when the person also typed the confirming word (only a team loss asks for it)."""
     match action:
         case Action.END_SPEECH:
             return Submit(EndSpeech(), source)
@@ -98,4 +106,6 @@ def command_for(action: Action, source: Source, number: int | None = None) -> Co
         return Submit(Foul(Seat(number)), source)
     if action is Action.REMOVE:
         return Submit(Remove(Seat(number)), source)
+    if action is Action.TEAM_LOSS:
+        return Submit(TeamLoss(Seat(number), confirmed), source)
     return Submit(VoteCount(number), source)

@@ -15,6 +15,7 @@ from voicehost.game.record import (
     Departure,
     FoulRecord,
     NightRecord,
+    TeamLossRecord,
     seat_of_key,
 )
 from voicehost.game.state import GameState
@@ -66,6 +67,7 @@ class ProtocolRecord(TypedDict):
     # FIIM only, so that a club protocol stays as it was
     preset: NotRequired[str]
     best_move: NotRequired[BestMove | None]
+    team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[Score]]
 
 
@@ -101,6 +103,8 @@ def build(state: GameState, extra: list[ExtraPoints] | None = None) -> ProtocolR
     if record.get("preset") == "fiim":
         protocol["preset"] = "fiim"
         protocol["best_move"] = record.get("best_move")
+        if "team_loss" in record:
+            protocol["team_loss"] = record["team_loss"]
         protocol["scores"] = _scores(record.get("scores", []), extra or [])
     return protocol
 
@@ -198,6 +202,14 @@ def _fiim_lines(protocol: ProtocolRecord, say: Say) -> list[str]:
         )
     else:
         lines.append(say("best_move_none"))
+    loss = protocol.get("team_loss")
+    if loss:
+        when = (
+            say("when_night", night=loss["night"])
+            if loss["phase"].startswith("night")
+            else say("when_day", day=loss["day"])
+        )
+        lines.append(say("team_loss", seat=loss["seat"], when=when))
     scores = protocol.get("scores") or []
     if not scores:
         return lines
