@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import os
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,7 @@ from voicehost.clock import FakeClock
 from voicehost.console.terminal import LineHandler, LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host import protocol
+from voicehost.host.actions import ACTIONS, CONFIRM_WORDS
 from voicehost.host.loop import Host
 from voicehost.host.replay import replay
 from voicehost.keypad.controller import KeypadController
@@ -33,48 +35,14 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[Hea
 SETTINGS = config.load(None)
 BOOK = PhraseBook.load("ru")
 
-WORDS = [
-    ".",
-    "end",
-    "e",
-    "спасибо",
-    "пас",
-    "miss",
-    "-",
-    "промах",
-    "f",
-    "foul",
-    "фол",
-    "v",
-    "votes",
-    "голоса",
-    "u",
-    "undo",
-    "отмена",
-    "p",
-    "pause",
-    "пауза",
-    "wait",
-    "status",
-    "help",
-    "protocol",
-    "1",
-    "2",
-    "3",
-    "4",
-    "5",
-    "7",
-    "9",
-    "10",
-    "12",
-    "13",
-    "14",
-    "0",
-    "-1",
-    "99",
-    "100",
-    "005",
-]
+#: Every word of the action table (so a new command is fuzzed the day it is added), the
+#: confirming word, the console's own words, and numbers in and out of range.
+WORDS = sorted(
+    {word for spec in ACTIONS.values() for word in spec.words}
+    | CONFIRM_WORDS
+    | {"wait", "status", "help", "protocol"}
+    | {"1", "2", "3", "4", "5", "7", "9", "10", "12", "13", "14", "0", "-1", "99", "100", "005"}
+)
 tokens = st.sampled_from(WORDS) | st.text(max_size=6)
 separators = st.sampled_from([" ", ",", ";", "  ", "\t", ", ", "#", "\x00", "\udcff", "\u0301"])
 lines = st.lists(st.tuples(tokens, separators), max_size=5).map(
@@ -84,10 +52,12 @@ lines = st.lists(st.tuples(tokens, separators), max_size=5).map(
 steps = st.lists(st.one_of(lines, st.none()), max_size=60)
 
 
-def make_host(screen: LogScreen | None = None, cues: object | None = None) -> Host:
+def make_host(
+    screen: LogScreen | None = None, cues: object | None = None, preset: str = "club"
+) -> Host:
     clock = FakeClock()
     host = Host(
-        SETTINGS,
+        config.with_preset(SETTINGS, preset),
         BOOK,
         clock,
         speaker=TextSpeaker(clock),
@@ -109,11 +79,14 @@ def let_time_pass(host: Host) -> None:
         wait_timer(host)
 
 
+@pytest.mark.parametrize("preset", ["club", "fiim"])
 @FUZZ
 @given(steps=steps)
-def test_any_typed_line_is_taken_or_refused_and_nothing_breaks(steps: list[str | None]) -> None:
+def test_any_typed_line_is_taken_or_refused_and_nothing_breaks(
+    preset: str, steps: list[str | None]
+) -> None:
     screen = LogScreen()
-    host = make_host(screen)
+    host = make_host(screen, preset=preset)
     handler = LineHandler(host, screen, lambda: "")
     for step in steps:
         if host.over or host.quit:
