@@ -107,7 +107,9 @@ def test_the_referee_adds_points_and_the_protocol_scores_the_best_move(
     # later protocols keep the points without asking again
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["--config", str(tmp_path / "config.yaml"), "protocol", str(journal)]) == 0
-    assert "+0.3     1.8  вёл город" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "+0.3     1.8  вёл город" in out
+    assert out.rstrip().splitlines()[-1].startswith("Протокол записан: ")  # the game's language
 
 
 def test_a_removal_costs_points_and_shows_in_the_protocol(

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     except protocol.ProtocolError as exc:
         print(f"\nvoicehost: {exc}", file=sys.stderr)
         return 1
-    print(f"\nWritten: {text_path} and {json_path}")
+    print("\n" + book.screen("protocol_written", {"text": text_path, "json": json_path}))
     return 0
 
 
