@@ -262,6 +262,9 @@ for name in $STEPS; do
     SUMMARY+=("$line")
     say "step $line"
 done
-say "summary ($ARCH, $(date -u +%F), $(git -C "$REPO" rev-parse --short HEAD)):"
+# the commit that was tried: the root's clone (this checkout may have moved on meanwhile)
+tried=$(git -c safe.directory="*" -C "$ROOT/home/pi/voicehost" rev-parse --short HEAD 2>/dev/null \
+    || git -C "$REPO" rev-parse --short HEAD)
+say "summary ($ARCH, $(date -u +%F), $tried):"
 printf '  %s\n' "${SUMMARY[@]}"
 exit $FAILED
