@@ -72,3 +72,17 @@ def test_the_screen_speaks_fiim() -> None:
     last = shown[-1][1]
     assert last[0].startswith("день 1 · поднять всех?")
     assert "→ поднять всех: сколько за то, чтобы все кандидаты покинули стол? (0–10)" in last
+
+
+def test_a_team_loss_asked_at_night_says_how_to_confirm_and_names_no_seat() -> None:
+    """MR 10.21 to 10.24 at night: the typed line is masked, so the reply names no seat; it says
+    how to confirm, and the confirmed entry ends the game."""
+    night1 = NIGHT0_A + DAY1 + VOTES
+    asked = screens([*night1, "teamloss 7"])
+    night, rows = asked[-1]
+    text = "\n".join(rows)
+    assert night and "> •••" in text and "teamloss 7" not in text
+    assert "введите то же ещё раз с «да» в конце" in text and " 7 " not in rows[-1]
+    ended = screens([*night1, "teamloss 7", "teamloss 7 да"])
+    said = "По решению судьи команда игрока номер семь получает поражение."
+    assert said in "\n".join(ended[-1][1])

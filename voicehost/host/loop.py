@@ -62,6 +62,9 @@ log = logging.getLogger(__name__)
 #: Refusals that say nothing of a seat or a role, so the night's screen may give their reason.
 NIGHT_SAFE_REFUSALS = frozenset({"wrong_seat_count", "not_now", "game_over", "timer_stale"})
 
+#: Refusals that have a wording of their own at night, naming no seat (the typed line is masked).
+NIGHT_WORDINGS = {"team_loss_confirm": "team_loss_confirm_night"}
+
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
 CUE_ECHO_GUARD = 0.8
 
@@ -278,6 +281,8 @@ class Host:
         """What the screen says of a refused input. At night it names no seat and no role: the
         screen faces the table, and «5 is already the mafia» would be a free check."""
         assert self.state is not None
+        if self.state.phase.is_night and violation.code in NIGHT_WORDINGS:
+            return self.book.error(NIGHT_WORDINGS[violation.code], {})
         if self.state.phase.is_night and violation.code not in NIGHT_SAFE_REFUSALS:
             return self.book.screen("night_refused")
         return self.book.error(violation.code, violation.params)
