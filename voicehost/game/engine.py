@@ -881,12 +881,17 @@ class Engine:
         state.third_vote_for = count
         self._settle(state, out, "third")
 
+    def _all_leave(self, votes_for: int, voters: int) -> bool:
+        """Whether the third vote sends every candidate away: a majority, or half when the club
+        settles a tie that way (rules.third_vote_tie)."""
+        return 2 * votes_for > voters or (
+            2 * votes_for == voters and self.rules.third_vote_tie == "all_leave"
+        )
+
     def _finish_third_vote(self, state: GameState, out: list[Effect]) -> None:
         voters = self._third_vote_voters(state)
         count = state.third_vote_for
-        all_leave = 2 * count > voters or (
-            2 * count == voters and self.rules.third_vote_tie == "all_leave"
-        )
+        all_leave = self._all_leave(count, voters)
         self._day_record(state)["third_vote"] = {
             "candidates": list(state.candidates), "votes_for": count, "voters": voters,
             "outcome": "all_leave" if all_leave else "all_stay", "four_players": False,

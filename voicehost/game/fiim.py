@@ -548,20 +548,8 @@ class FiimEngine(Engine):
     def _third_vote_voters(self, state: GameState) -> int:
         return len(state.living())  # every living player answers yes or no
 
-    def _finish_third_vote(self, state: GameState, out: list[Effect]) -> None:
-        voters = self._third_vote_voters(state)
-        count = state.third_vote_for
-        all_leave = 2 * count > voters  # a majority; an even split keeps them (MR 7.17)
-        self._day_record(state)["third_vote"] = {
-            "candidates": list(state.candidates), "votes_for": count, "voters": voters,
-            "outcome": "all_leave" if all_leave else "all_stay", "four_players": False,
-        }  # fmt: skip
-        if all_leave:
-            out.append(Say("day.all_leave"))
-            self._voted_out(state, out, list(state.candidates))
-        else:
-            out.append(Say("day.all_stay"))
-            self._begin_night(state, out)
+    def _all_leave(self, votes_for: int, voters: int) -> bool:
+        return 2 * votes_for > voters  # a majority; an even split keeps them (MR 7.17)
 
     def repeat_question(self, state: GameState) -> Say | None:
         if state.phase is Phase.THIRD_VOTE and state.vote_settling is None:
