@@ -324,7 +324,24 @@ def voice(
 
 
 def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) -> Recorded:
-    config = settings()
+    steps = (
+        (Phase.NIGHT_MAFIA, (night.mafia,)),
+        (Phase.NIGHT_COMMISSAR, (night.commissar,)),
+        (Phase.NIGHT_DOCTOR, (night.doctor,)),
+    )
+    return record_night(settings(), NIGHT0_AND_DAY1, steps, "Город просыпается!", voice, journal)
+
+
+def record_night(
+    config: Settings,
+    script: list[str],
+    steps: tuple[tuple[Phase, tuple[Act, ...]], ...],
+    morning_text: str,
+    voice: EspeakVoice,
+    journal: Path | None = None,
+) -> Recorded:
+    """Play ``script`` up to night 1, then each step's keypad entries at their moments in the
+    step's window; record what was heard and lit from nightfall to ``morning_text``."""
     clock = FakeClock()
     timeline = Timeline(clock, voice)
     led = LedLog()
@@ -342,25 +359,24 @@ def play_night(night: Night, voice: EspeakVoice, journal: Path | None = None) ->
         journal_path=journal,
     )
     host.start()
-    result = run_script(NIGHT0_AND_DAY1, config, clock=clock, host=host)
+    result = run_script(script, config, clock=clock, host=host)
     assert result.errors == []
     assert host.state is not None and host.state.phase is Phase.NIGHT_MAFIA
     night_start = timeline.first("Наступает ночь, город засыпает!")
     controller = KeypadController(host, timeline, clock)
-    for phase, act in (
-        (Phase.NIGHT_MAFIA, night.mafia),
-        (Phase.NIGHT_COMMISSAR, night.commissar),
-        (Phase.NIGHT_DOCTOR, night.doctor),
-    ):
+    for phase, acts in steps:
         assert host.state.phase is phase and host.timer is not None
-        if act.keys is not None:
-            first_key = host.timer.starts_at + act.after - KEY_GAP * (len(act.keys) - 1)
+        window = host.timer.starts_at
+        for act in acts:
+            if act.keys is None:
+                continue
+            first_key = window + act.after - KEY_GAP * (len(act.keys) - 1)
             for number, char in enumerate(act.keys):
                 advance_to(host, clock, first_key + number * KEY_GAP)
                 controller.on_key(KEYS.get(char) or Key(char))
                 host.process_pending()
         wait_timer(host)
-    morning = timeline.first("Город просыпается!", after=night_start)
+    morning = timeline.first(morning_text, after=night_start)
     private.wait_idle()
     private.close()
     host.close()  # releases the journal's lock, as the end of a process does
@@ -513,58 +529,13 @@ class FiimNight:
 def play_fiim_night(night: FiimNight, voice: EspeakVoice) -> Recorded:
     from voicehost.config import with_preset
 
-    config = with_preset(settings(), "fiim")
-    clock = FakeClock()
-    timeline = Timeline(clock, voice)
-    led = LedLog()
-    private = LedPrivateChannel(led, config.private, sleeper=led.hold)
-    loop = masking_sound(config, RATE)
-    host = Host(
-        config,
-        PhraseBook.load("ru"),
-        clock,
-        speaker=timeline,
-        cues=timeline,
-        private=private,
-        background=timeline,
-        masking=lambda: (loop, RATE),
-    )
-    host.start()
-    result = run_script(FIIM_NIGHT0_AND_DAY1, config, clock=clock, host=host)
-    assert result.errors == []
-    assert host.state is not None and host.state.phase is Phase.NIGHT_MAFIA
-    night_start = timeline.first("Наступает ночь, город засыпает!")
-    controller = KeypadController(host, timeline, clock)
-    for phase, acts in (
+    steps = (
         (Phase.NIGHT_MAFIA, night.shots),
         (Phase.NIGHT_DON, (night.don,)),
         (Phase.NIGHT_SHERIFF, (night.sheriff,)),
-    ):
-        assert host.state.phase is phase and host.timer is not None
-        window = host.timer.starts_at
-        for act in acts:
-            if act.keys is None:
-                continue
-            first_key = window + act.after - KEY_GAP * (len(act.keys) - 1)
-            for number, char in enumerate(act.keys):
-                advance_to(host, clock, first_key + number * KEY_GAP)
-                controller.on_key(KEYS.get(char) or Key(char))
-                host.process_pending()
-        wait_timer(host)
-    morning = timeline.first("Доброе утро!", after=night_start)
-    private.wait_idle()
-    private.close()
-    host.close()
-    return Recorded(
-        audio=timeline.mix(night_start, morning),
-        announcements=[
-            (round(item.at - night_start, 6), item.what)
-            for item in timeline.placed
-            if night_start <= item.at <= morning and not item.what.startswith("cue:")
-        ],
-        led=led,
-        transcript=list(host.transcript),
     )
+    config = with_preset(settings(), "fiim")
+    return record_night(config, FIIM_NIGHT0_AND_DAY1, steps, "Доброе утро!", voice)
 
 
 def _shots(*keys: str | None) -> tuple[Act, ...]:
