@@ -602,6 +602,8 @@ class Engine:
     # ------------------------------------------------------------------ departures
 
     def _depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
+        """The player leaves the table (``how``: vote, kill, disqualified, removed): recorded
+        the same way by every rule set, announced in the rule set's words."""
         player = state.players[seat]
         player.alive = False
         player.left_how = how
@@ -609,6 +611,13 @@ class Engine:
             {"seat": seat, "role": _role_value(player.role), "how": how, "day": state.day,
              "night": state.night, "phase": state.phase.value}
         )  # fmt: skip
+        self._announce_departure(state, out, seat, how)
+
+    def _announce_departure(
+        self, state: GameState, out: list[Effect], seat: Seat, how: str
+    ) -> None:
+        """The club rules say the role of whoever leaves (RULES.md)."""
+        player = state.players[seat]
         if how == "disqualified" and state.phase.is_night:
             return  # announced in the morning: at night the host never speaks a seat number
         if player.role is None:  # the acquaintance round: the host has not learnt the roles yet

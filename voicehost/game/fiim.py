@@ -370,15 +370,10 @@ class FiimEngine(Engine):
 
     # ------------------------------------------------------------------ departures
 
-    def _depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
+    def _announce_departure(
+        self, state: GameState, out: list[Effect], seat: Seat, how: str
+    ) -> None:
         """A player leaves with their card hidden (MR 7.24, 8.5)."""
-        player = state.players[seat]
-        player.alive = False
-        player.left_how = how
-        state.record["departures"].append(
-            {"seat": seat, "role": _role_value(player.role), "how": how, "day": state.day,
-             "night": state.night, "phase": state.phase.value}
-        )  # fmt: skip
         if how == "vote":
             out.append(Say("fiim.leaves", {"seat": seat}))
         elif how != "kill" and not state.phase.is_night:  # the morning tells of these
