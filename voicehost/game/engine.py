@@ -964,19 +964,30 @@ class Engine:
 
     # ------------------------------------------------------------------ fouls
 
-    def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
-        seat = event.seat
+    def _count_foul(self, state: GameState, seat: Seat) -> bool:
+        """One more foul for ``seat``, recorded; True when it sends the player away."""
         self._validate_seat(state, seat)
         player = state.players[seat]
         player.fouls += 1
-        night = state.phase.is_night
-        disqualified = (night and self.rules.night_foul_disqualifies) or (
-            player.fouls >= self.rules.fouls_to_disqualify
-        )
+        leaves = self._foul_sends_away(state, player.fouls)
         state.record["fouls"].append(
             {"seat": seat, "day": state.day, "night": state.night, "phase": state.phase.value,
-             "count": player.fouls, "disqualified": disqualified}
+             "count": player.fouls, "disqualified": leaves}
         )  # fmt: skip
+        return leaves
+
+    def _foul_sends_away(self, state: GameState, fouls: int) -> bool:
+        """The club rules: a foul at night (rules.night_foul_disqualifies) or the last one."""
+        night = state.phase.is_night
+        return (night and self.rules.night_foul_disqualifies) or (
+            fouls >= self.rules.fouls_to_disqualify
+        )
+
+    def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
+        seat = event.seat
+        disqualified = self._count_foul(state, seat)
+        player = state.players[seat]
+        night = state.phase.is_night
         if not disqualified:
             if not night:
                 out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))

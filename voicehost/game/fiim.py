@@ -629,15 +629,9 @@ class FiimEngine(Engine):
     def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
         """MR 9.5 to 9.7: warnings; the third costs the next speech; the fourth removes."""
         seat = event.seat
-        self._validate_seat(state, seat)
+        removed = self._count_foul(state, seat)
         player = state.players[seat]
-        player.fouls += 1
         limit = self.fiim.fouls_to_remove
-        removed = player.fouls >= limit
-        state.record["fouls"].append(
-            {"seat": seat, "day": state.day, "night": state.night, "phase": state.phase.value,
-             "count": player.fouls, "disqualified": removed}
-        )  # fmt: skip
         if removed:
             self._remove(state, seat, out)
             return
@@ -648,6 +642,9 @@ class FiimEngine(Engine):
             state.speech_lost.append(seat)
             if not night:
                 out.append(Say("fiim.speech_lost", {"seat": seat}))
+
+    def _foul_sends_away(self, state: GameState, fouls: int) -> bool:
+        return fouls >= self.fiim.fouls_to_remove  # MR 9.7: the fourth, by day or by night
 
     def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
         """MR 10.11 to 10.20: the gravest faults remove a player at once."""
