@@ -30,7 +30,7 @@ import random
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
@@ -122,11 +122,9 @@ class StopWordRule:
             raise ValueError("StopWordRule needs at least one stop word")
         tuning = tuning or RuleTuning()
         if silence_seconds is not None:
-            tuning = RuleTuning(silence_seconds, tuning.min_confidence, tuning.room_margin_db,
-                                tuning.word_tail_seconds)  # fmt: skip
+            tuning = replace(tuning, silence_seconds=silence_seconds)
         if min_confidence is not None:
-            tuning = RuleTuning(tuning.silence_seconds, min_confidence, tuning.room_margin_db,
-                                tuning.word_tail_seconds)  # fmt: skip
+            tuning = replace(tuning, min_confidence=min_confidence)
         if tuning.silence_seconds <= 0:
             raise ValueError(f"silence_seconds must be positive, not {tuning.silence_seconds}")
         self.tuning = tuning
