@@ -8,11 +8,9 @@ dots. The screen names FIIM's phases in FIIM's words and says when a speech is l
 from __future__ import annotations
 
 import pytest
+from screenkit import typed_screens
 
 from voicehost import config
-from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
-from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table
 
 NIGHT0_A = ["2 5 9", "wait", "5", "wait", "4", "wait", "wait"]
 NIGHT0_B = ["1 6 8", "wait", "8", "wait", "10", "wait", "wait"]
@@ -26,20 +24,7 @@ MORNING = ["status", "2 5 9", "."]
 
 def screens(lines: list[str], language: str = "ru") -> list[tuple[bool, list[str]]]:
     """(night?, the whole screen) after every line, typed through the console's handler."""
-    screen = LogScreen()
-    host = text_table(settings=_fiim(language), screen=screen)
-    host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    shown: list[tuple[bool, list[str]]] = []
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
-        assert host.state is not None
-        shown.append((host.state.phase.is_night, [t for t, _ in screen_rows(host, screen, "", 40)]))
-    return shown
+    return typed_screens(lines, settings=_fiim(language))
 
 
 def _fiim(language: str) -> config.Settings:

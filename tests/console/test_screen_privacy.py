@@ -11,8 +11,9 @@ from __future__ import annotations
 import io
 
 import pytest
+from screenkit import typed_screens
 
-from voicehost.console.terminal import LineHandler, LogScreen, PlainUI, screen_rows
+from voicehost.console.terminal import LogScreen, PlainUI
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.table import text_table
 
@@ -24,22 +25,8 @@ DAY1 = ["f 2", "wait", "4", ".", "wait", "6", ".", "status", "help", "zzz"]
 
 
 def screens(language: str, lines: list[str]) -> list[tuple[bool, list[str]]]:
-    """(night?, the whole screen) after every line."""
-    screen = LogScreen()
-    host = text_table(language, screen=screen)
-    host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    shown: list[tuple[bool, list[str]]] = []
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
-        assert host.state is not None
-        night = host.state.phase.is_night
-        shown.append((night, [text for text, _ in screen_rows(host, screen, "", 40)]))
-    return shown
+    """(night?, the whole screen) after every line, typed as at `voicehost play`."""
+    return typed_screens(lines, language)
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
