@@ -280,7 +280,20 @@ def _start_engine() -> Any:
             f"the speech engine espeak-ng cannot start ({exc}); {INSTALL_HINT}"
         ) from exc
     _allow_phonemes()
+    _type_get_parameter()
     return engine
+
+
+def _type_get_parameter() -> None:
+    """Declare espeak-ng's ``espeak_GetParameter(parameter, current)`` for :func:`_speaks_at`
+    (pyttsx3's own binding drops ``current`` and so reads the defaults, not what is set)."""
+    try:
+        from pyttsx3.drivers import _espeak
+
+        get = _espeak.dll.espeak_GetParameter
+    except Exception:  # noqa: BLE001 - an espeak without it: _speaks_at trusts the change
+        return
+    get.restype, get.argtypes = ctypes.c_int, [ctypes.c_int, ctypes.c_int]
 
 
 def _allow_phonemes() -> None:
@@ -314,8 +327,7 @@ def _speaks_at(choice: VoiceChoice) -> bool:
     try:
         from pyttsx3.drivers import _espeak
 
-        get = _espeak.dll.espeak_GetParameter  # pyttsx3's GetParameter drops `current`
-        get.restype, get.argtypes = ctypes.c_int, [ctypes.c_int, ctypes.c_int]
+        get = _espeak.dll.espeak_GetParameter  # typed once by _start_engine
         rate, volume = get(_espeak.RATE, 1), get(_espeak.VOLUME, 1)
     except Exception:  # noqa: BLE001 - an espeak without it: trust the change was taken
         return True
