@@ -166,11 +166,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     if protocol["fouls"]:
         lines.extend(["", say("fouls")])
         for foul in protocol["fouls"]:
-            when = (
-                say("when_night", night=foul["night"])
-                if foul["phase"].startswith("night")
-                else say("when_day", day=foul["day"])
-            )
+            when = _when(foul, say)
             mark = "removed_mark" if is_fiim(protocol) else "disqualified_mark"
             extra = say(mark) if foul["disqualified"] else ""
             lines.append(
@@ -204,12 +200,7 @@ def _fiim_lines(protocol: ProtocolRecord, say: Say) -> list[str]:
         lines.append(say("best_move_none"))
     loss = protocol.get("team_loss")
     if loss:
-        when = (
-            say("when_night", night=loss["night"])
-            if loss["phase"].startswith("night")
-            else say("when_day", day=loss["day"])
-        )
-        lines.append(say("team_loss", seat=loss["seat"], when=when))
+        lines.append(say("team_loss", seat=loss["seat"], when=_when(loss, say)))
     scores = protocol.get("scores") or []
     if not scores:
         return lines
@@ -224,6 +215,13 @@ def _fiim_lines(protocol: ProtocolRecord, say: Say) -> list[str]:
 
 
 Say = Callable[..., str]
+
+
+def _when(event: FoulRecord | TeamLossRecord, say: Say) -> str:
+    """«ночь 2» or «день 3»: when a foul or a team loss happened, as the protocol says it."""
+    if event["phase"].startswith("night"):
+        return say("when_night", night=event["night"])
+    return say("when_day", day=event["day"])
 
 
 def _night_lines(night: NightRecord, say: Say, fiim: bool) -> list[str]:
