@@ -113,7 +113,7 @@ class Table:
             return
         if prompt.kind in ROLES:
             host.post(Submit(EnterSeats(ROLES[prompt.kind])))
-        elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
+        elif prompt.action == "nominate" and prompt.speech_running:
             if sum(kind == "nomination_speech" for kind, _, _ in self.timers) > self.speeches:
                 host.post(Quit())
                 return

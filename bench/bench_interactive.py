@@ -97,13 +97,13 @@ class Table:
         asked = (prompt.kind, prompt.subject)
         if asked in self.answered:
             return
-        if prompt.kind is PromptKind.REGISTER_MAFIA:
+        if prompt.question == "prompt_register_mafia":
             self.keypad.type("2E5E9E")
         elif prompt.kind is PromptKind.REGISTER_COMMISSAR:
             self.keypad.type("4E")
         elif prompt.kind is PromptKind.REGISTER_DOCTOR:
             self.keypad.type("7E")
-        elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
+        elif prompt.action == "nominate" and prompt.speech_running:
             self.nominations += 1
             if self.nominations > self.speeches:
                 self.host.post(Quit())

@@ -131,7 +131,9 @@ def resume(old_dir: Path, out_dir: Path) -> None:
             replayed = replay_journal(base, journal)
             protocol = protocol_module.build(replayed.state)
             screen = io.StringIO()
-            result = run_script([], replayed.settings, journal_path=journal, resume=True, out=screen)
+            result = run_script(
+                [], replayed.settings, journal_path=journal, resume=True, out=screen
+            )
             text = protocol_module.to_json(protocol) + "\n" + screen.getvalue()
             text += json.dumps([str(a) for a in result.host.accepted], ensure_ascii=False)
             (out_dir / f"{name}.resumed").write_text(text, encoding="utf-8")

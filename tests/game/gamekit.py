@@ -31,8 +31,8 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Seat, Team
-from voicehost.game.presets import engine_for
 from voicehost.phrases import PhraseBook
+from voicehost.rulesets import engine_for
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -83,7 +83,7 @@ def privates(effects: Iterable[Effect]) -> list[Private]:
 
 
 def commissar_answers(effects: Iterable[Effect]) -> list[bool | None]:
-    return [p.is_mafia for p in privates(effects) if p.kind is PrivateKind.COMMISSAR_ANSWER]
+    return [p.found for p in privates(effects) if p.kind is PrivateKind.ANSWER]
 
 
 def spoken_seats(effects: Iterable[Effect]) -> list[Any]:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from gamekit import Table, cues, keys, make_settings, params_of, timers
 
 from voicehost.game.effects import Prompt, PromptKind
-from voicehost.game.engine import Engine
 from voicehost.game.model import Cue, Phase, TimerKind
+from voicehost.rulesets import engine_for
 
 ON = {"acquaintance": True, "acquaintance_topic": "любимая книга"}
 
@@ -79,7 +79,7 @@ def test_a_foul_in_the_round_is_a_warning_and_a_third_sends_the_player_away() ->
 def test_a_restart_in_the_round_gives_the_speaker_the_floor_again() -> None:
     table = acquainted()
     table.end()
-    engine = Engine(table.settings.game)
+    engine = engine_for(table.settings.game)
     effects = engine.resume_effects(table.state)
     assert params_of(effects, "acquaintance.speech") == [{"seat": 2}]
     assert timers(effects)[0].timer is TimerKind.ACQUAINTANCE_SPEECH

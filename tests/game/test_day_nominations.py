@@ -7,7 +7,6 @@ from collections import Counter
 import pytest
 from gamekit import Table, at_day_one, everyone_names, keys, make_settings, params_of
 
-from voicehost.game.effects import PromptKind
 from voicehost.game.engine import select_candidates
 from voicehost.game.inputs import EndSpeech, EnterSeats
 from voicehost.game.model import Cue, Phase, Team, TimerKind
@@ -27,7 +26,7 @@ def test_the_discussion_lasts_three_minutes_then_nominations_start_at_seat_1() -
     assert Cue.TIME_UP in [e.cue for e in effects if hasattr(e, "cue")]
     assert keys(effects) == ["day.nominations", "day.speech_nomination"]
     assert params_of(effects, "day.speech_nomination") == [{"seat": 1}]
-    assert table.prompt.kind is PromptKind.NOMINATE and table.prompt.subject == 1
+    assert table.prompt.action == "nominate" and table.prompt.subject == 1
 
 
 def test_the_discussion_can_end_early_from_a_key() -> None:
@@ -165,7 +164,7 @@ def test_a_nomination_is_required_the_next_speaker_waits_for_it() -> None:
     assert "day.speech_nomination" not in keys(effects)
     assert table.state.current_speaker == 1
     prompt = table.prompt
-    assert (prompt.kind, prompt.seats_min, prompt.subject) == (PromptKind.NOMINATE, 1, 1)
+    assert (prompt.action, prompt.seats_min, prompt.subject) == ("nominate", 1, 1)
     assert not prompt.speech_running
     assert table.reject(EndSpeech()).code == "no_speech"
     effects = table.enter(5)  # the late entry moves straight to the next speaker
@@ -189,7 +188,7 @@ def one_black_left() -> Table:
     table.foul(2)
     table.foul(5)
     table.register()
-    assert table.state.living_of(Team.BLACK) == 1
+    assert table.engine.living_of(table.state, Team.BLACK) == 1
     return table
 
 

@@ -6,8 +6,6 @@ page itself are "§"). Each table row is one case of the rule, run on the pure e
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 from fiimkit import BLACK, DON, SHERIFF, FiimTable, answers, fiim_settings
 from gamekit import keys, params_of, spoken_seats, timers
@@ -16,18 +14,17 @@ from voicehost import config
 from voicehost.errors import ConfigError
 from voicehost.game.effects import PrivateKind, PromptKind, Say
 from voicehost.game.errors import BadRecord
-from voicehost.game.fiim import FiimEngine
 from voicehost.game.inputs import EndSpeech, EnterSeats, VoteCount
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
-from voicehost.game.presets import engine_for
 from voicehost.game.rules import GameRules
+from voicehost.rulesets import engine_for
 
 # ---------------------------------------------------------------- §1 the table (MR 1.1, 1.4)
 
 
-def test_the_preset_chooses_the_fiim_engine_and_the_club_keeps_its_own() -> None:
-    assert isinstance(engine_for(fiim_settings().game), FiimEngine)
-    assert type(engine_for(config.loads("").game)) is not FiimEngine
+def test_the_preset_chooses_the_fiim_rule_set_and_the_club_keeps_its_own() -> None:
+    assert engine_for(fiim_settings().game).ruleset.name == "fiim"
+    assert engine_for(config.loads("").game).ruleset.name == "club"
 
 
 @pytest.mark.parametrize(
@@ -55,7 +52,10 @@ def test_mr_1_1_seven_red_three_black_with_a_don_and_a_sheriff() -> None:
     assert [s for s, r in roles.items() if r is Role.MAFIA] == [2, 9]
     assert roles[DON] is Role.DON and roles[SHERIFF] is Role.SHERIFF
     assert sum(r is Role.CIVILIAN for r in roles.values()) == 6
-    assert (table.state.living_of(Team.BLACK), table.state.living_of(Team.RED)) == (3, 7)
+    assert (
+        table.engine.living_of(table.state, Team.BLACK),
+        table.engine.living_of(table.state, Team.RED),
+    ) == (3, 7)
 
 
 # ---------------------------------------------------------------- §2 night 0 (MR 4.3 to 5.4)
@@ -171,7 +171,7 @@ def test_mr_7_2_a_nomination_is_made_in_ones_own_speech_only() -> None:
     table.agree()
     table.end()  # seat 1 ends without nominating: the turn passes, nothing is asked
     assert table.state.current_speaker == 2
-    assert table.prompt.kind is PromptKind.NOMINATE and table.prompt.subject == 2
+    assert table.prompt.action == "nominate" and table.prompt.subject == 2
 
 
 # ---------------------------------------------------------------- §4 the vote (MR 7.8 to 7.16)
@@ -307,7 +307,7 @@ def _vote_out(table: FiimTable, seat: int) -> None:
 
 def _quiet_day_and_kill(table: FiimTable, victim: int) -> None:
     table.speeches()
-    table.fiim_night(shots=(Seat(victim),) * table.state.living_of(Team.BLACK))
+    table.fiim_night(shots=(Seat(victim),) * table.engine.living_of(table.state, Team.BLACK))
     table.last_words()
 
 
@@ -427,8 +427,7 @@ def test_mr_8_8_to_8_14_each_check_is_answered_privately(who: str, seat: int, fo
     if who == "sheriff":
         table.time_up()
     effects = table.enter(seat)
-    kind = PrivateKind.DON_ANSWER if who == "don" else PrivateKind.SHERIFF_ANSWER
-    assert answers(effects, kind) == [found]
+    assert answers(effects, PrivateKind.ANSWER) == [found]
     assert keys(effects) == [] and timers(effects) == []  # nothing said, the window goes on
     assert table.reject(EnterSeats((Seat(seat),))).code == "fiim_already_checked"  # MR 8.15
 
@@ -510,8 +509,8 @@ def test_the_rules_record_round_trips_and_a_club_header_has_no_preset() -> None:
 def test_the_prompt_during_a_speech_asks_for_a_nomination_then_nothing() -> None:
     table = FiimTable()
     table.agree()
-    assert table.prompt.kind is PromptKind.NOMINATE and table.prompt.speech_running
+    assert table.prompt.action == "nominate" and table.prompt.speech_running
     table.enter(5)
     assert table.prompt.kind is PromptKind.NONE and table.prompt.speech_running
     table.do(EndSpeech())
-    assert dataclasses.astuple(table.prompt)[:2] == (PromptKind.NOMINATE, 1)
+    assert (table.prompt.action, table.prompt.seats_min) == ("nominate", 1)

@@ -16,7 +16,7 @@ from gamekit import Table, params_of, timers
 
 from voicehost import config
 from voicehost.game.effects import PromptKind, Say
-from voicehost.game.fiim import score_lines
+from voicehost.game.engine import score_lines
 from voicehost.game.inputs import EnterSeats, Remove, TeamLoss
 from voicehost.game.model import Phase, Seat, Team, TimerKind
 
@@ -195,7 +195,7 @@ def test_mr_8_17_1_the_best_move_is_recorded_and_scored(
 ) -> None:
     table = FiimTable()
     _kill_on_night_1(table, victim)
-    assert table.prompt.kind is PromptKind.BEST_MOVE and table.prompt.subject == victim
+    assert table.prompt.action == "best_move" and table.prompt.subject == victim
     assert table.said()[-2:] == ["fiim.best_move", "day.last_words"]
     table.enter(*map(Seat, named))
     assert params_of(table.effects, "fiim.best_move_taken") == [{"seat": victim, "seats": named}]
@@ -203,7 +203,7 @@ def test_mr_8_17_1_the_best_move_is_recorded_and_scored(
     assert record == {"seat": victim, "seats": list(named), "black": black}, rule
     assert table.prompt.kind is PromptKind.NONE  # one best move, then the minute goes on
     table.state.record["winner"] = "red"  # as if the town went on to win
-    scored = score_lines(table.state.record, fiim_settings().fiim)
+    scored = score_lines(table.state.record, fiim_settings().game, table.engine.ruleset)
     line = next(line for line in scored if line["seat"] == victim)
     assert line["best_move"] == points, rule
 

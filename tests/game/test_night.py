@@ -17,7 +17,7 @@ from gamekit import (
     timers,
 )
 
-from voicehost.game.effects import PrivateKind, PromptKind, Say
+from voicehost.game.effects import PrivateKind, Say
 from voicehost.game.inputs import EndSpeech, EnterSeats, Miss, VoteCount
 from voicehost.game.model import Phase, TimerKind
 
@@ -138,7 +138,7 @@ def test_no_agreed_shot_is_said_at_the_warning_only_when_nothing_was_entered() -
 
 def test_the_mafia_enter_one_living_seat() -> None:
     table = at_night_one(voted_out=3)
-    assert table.prompt.kind is PromptKind.MAFIA_TARGET and table.prompt.night
+    assert table.prompt.action == "kill" and table.prompt.night
     assert table.reject(EnterSeats((1, 6))).code == "wrong_seat_count"
     assert table.reject(EnterSeats((3,))).code == "seat_left"
     assert table.reject(EnterSeats((11,))).code == "no_such_seat"
@@ -155,7 +155,7 @@ def test_the_commissar_hears_the_answer_only_on_the_private_channel(
     table = at_night_one()
     table.miss()
     table.time_up()
-    assert table.prompt.kind is PromptKind.COMMISSAR_CHECK
+    assert table.prompt.role == "commissar"
     effects = table.enter(check)
     assert commissar_answers(effects) == [is_mafia]
     assert [e for e in effects if isinstance(e, Say)] == []  # nothing the table can hear
@@ -241,7 +241,7 @@ def test_the_doctor_cannot_heal_the_same_player_two_nights_running() -> None:
     table.miss()
     table.time_up()
     table.time_up()
-    assert table.prompt.kind is PromptKind.DOCTOR_HEAL
+    assert table.prompt.action == "heal"
     violation = table.reject(EnterSeats((6,)))
     assert (violation.code, dict(violation.params)) == ("doctor_same_patient", {"seat": 6})
     table.enter(1)

@@ -35,6 +35,7 @@ from voicehost.game.inputs import (
 )
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.state import GameState
+from voicehost.rulesets import engine_for
 
 FREE_DAYS = 3
 #: VOICEHOST_PROPERTY_EXAMPLES=5000 searches harder (minutes) after a change to the rules.
@@ -42,12 +43,7 @@ EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "100"))
 MAX_STEPS = 3000
 MAX_FOULS = 4  # enough for any disqualification; more would empty the table
 
-SEAT_PROMPTS = (
-    PromptKind.NOMINATE,
-    PromptKind.MAFIA_TARGET,
-    PromptKind.COMMISSAR_CHECK,
-    PromptKind.DOCTOR_HEAL,
-)
+SEAT_ACTIONS = ("nominate", "kill", "check", "heal")
 
 
 class Game:
@@ -105,7 +101,10 @@ class Game:
     def check_winner(self, state: GameState) -> None:
         if state.phase in (Phase.NIGHT0_MAFIA, Phase.NIGHT0_COMMISSAR, Phase.NIGHT0_DOCTOR):
             return
-        black, red = state.living_of(Team.BLACK), state.living_of(Team.RED)
+        black, red = (
+            self.engine.living_of(state, Team.BLACK),
+            self.engine.living_of(state, Team.RED),
+        )
         if state.phase is Phase.GAME_OVER:
             assert state.winner is (Team.RED if black == 0 else Team.BLACK)
             assert black == 0 or black >= red
@@ -124,7 +123,7 @@ class Game:
         self.checked_at = where
         seat = self.draw.draw(st.sampled_from(gone))
         events: list[Input] = [Foul(seat)]
-        if self.engine.prompt(self.state).kind in SEAT_PROMPTS:
+        if self.engine.prompt(self.state).action in SEAT_ACTIONS:
             events.append(EnterSeats((seat,)))
         for event in events:
             before = copy.deepcopy(self.state)
@@ -220,9 +219,7 @@ class Game:
         prompt = self.engine.prompt(self.state)
         speaker = self.state.current_speaker
         assert speaker is not None and self.state.players[speaker].alive
-        if prompt.kind is PromptKind.NOMINATE and (
-            prompt.seats_min > 0 or self.draw.draw(st.booleans())
-        ):
+        if prompt.action == "nominate" and (prompt.seats_min > 0 or self.draw.draw(st.booleans())):
             others = [seat for seat in self.living() if seat != speaker]
             count = self.draw.draw(st.integers(max(1, prompt.seats_min), prompt.seats_max))
             chosen = self.draw.draw(st.lists(st.sampled_from(others), min_size=count,
@@ -253,7 +250,7 @@ class Game:
             if choice != "none":
                 self.step(EnterSeats((choice,)))  # type: ignore[arg-type]
         elif phase is Phase.NIGHT_DOCTOR and not self.pressing():
-            allowed = [s for s in living if s != state.previous_heal]
+            allowed = [s for s in living if s != state.previous.get(Role.DOCTOR)]
             choice = self.pick(["none", *allowed])
             if choice != "none":
                 self.step(EnterSeats((choice,)))  # type: ignore[arg-type]
@@ -265,7 +262,7 @@ class Game:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), players=st.integers(8, 13), rotate=st.booleans())
 def test_random_valid_games_end_in_a_win(data: st.DataObject, players: int, rotate: bool) -> None:
-    engine = Engine(make_settings(players, rules={"rotate_first_speaker": rotate}).game)
+    engine = engine_for(make_settings(players, rules={"rotate_first_speaker": rotate}).game)
     roles = data.draw(st.permutations(range(1, players + 1)))
     game = Game(engine, data)
     game.play(list(roles))

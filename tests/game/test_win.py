@@ -156,7 +156,10 @@ def test_candidates_sent_away_together_are_counted_together() -> None:
     assert [p["seat"] for p in params_of(effects, "day.leaves")] == [1, 2, 5]
     assert "game.black_wins" not in keys(effects)
     assert table.winner is None
-    assert table.state.living_of(Team.BLACK) == 2 and table.state.living_of(Team.RED) == 4
+    assert (
+        table.engine.living_of(table.state, Team.BLACK) == 2
+        and table.engine.living_of(table.state, Team.RED) == 4
+    )
     table.last_words()
     assert [p["seat"] for p in params_of(table.log, "day.last_words")] == [1, 2, 5]
     assert table.phase is Phase.NIGHT_MAFIA

@@ -18,6 +18,7 @@ from voicehost.host.journal import read
 from voicehost.host.replay import replay_journal
 from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
+from voicehost.rulesets import load_preset, preset_names
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = (REPO / "examples" / "fiim-town-wins.txt").read_text(encoding="utf-8").splitlines()
@@ -61,15 +62,29 @@ def test_a_shot_can_be_undone_before_the_window_ends() -> None:
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])
-@pytest.mark.parametrize("kind", [PrivateKind.DON_ANSWER, PrivateKind.SHERIFF_ANSWER])
+@pytest.mark.parametrize(
+    "words",
+    sorted(
+        {
+            spec.answer
+            for name in preset_names()
+            for spec in load_preset(name).roles.values()
+            if spec.action in ("check", "check_or_kill")
+        }
+    ),
+)
 def test_the_private_answers_look_alike_and_only_the_led_differs(
-    language: str, kind: PrivateKind
+    language: str, words: tuple[str, str]
 ) -> None:
     book = PhraseBook.load(language)
-    yes, no = (describe_private(Private(kind, found=found), book) for found in (True, False))
+    answers = [
+        Private(PrivateKind.ANSWER, found=f, answer=w)
+        for f, w in zip((True, False), words, strict=True)
+    ]
+    yes, no = (describe_private(answer, book) for answer in answers)
     assert yes != no and len(yes) == len(no)
     led = PrivateSettings()
-    lit = [led_pattern(Private(kind, found=found), led) for found in (True, False)]
+    lit = [led_pattern(answer, led) for answer in answers]
     assert [len(p) for p in lit] == [len(lit[0])] * 2  # the same length of time
     assert [p[-2].lit for p in lit] == [True, False]
     assert sum(s.seconds for s in lit[0]) == sum(s.seconds for s in lit[1])

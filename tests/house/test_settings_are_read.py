@@ -27,11 +27,10 @@ def documented_keys() -> list[str]:
 
 
 def source_text() -> str:
-    return "\n".join(
-        path.read_text(encoding="utf-8")
-        for path in sorted((REPO / "voicehost").rglob("*.py"))
-        if path not in DECLARING
-    )
+    """The code, and the rule sets that name settings as data (``doctor: {self: rules.x}``)."""
+    code = [path for path in sorted((REPO / "voicehost").rglob("*.py")) if path not in DECLARING]
+    presets = sorted((REPO / "voicehost" / "game" / "presets").glob("*.yaml"))
+    return "\n".join(path.read_text(encoding="utf-8") for path in (*code, *presets))
 
 
 SOURCE = source_text()

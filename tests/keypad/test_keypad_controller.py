@@ -60,13 +60,15 @@ def kp(event: object) -> Submit:
     return Submit(event, source="keypad")  # type: ignore[arg-type]
 
 
-MAFIA_3 = Prompt(PromptKind.REGISTER_MAFIA, 3, 3, night=True)
-COMMISSAR_0 = Prompt(PromptKind.REGISTER_COMMISSAR, 1, 1, night=True)
-TARGET = Prompt(PromptKind.MAFIA_TARGET, 1, 1, night=True)
-CHECK = Prompt(PromptKind.COMMISSAR_CHECK, 1, 1, night=True)
-HEAL = Prompt(PromptKind.DOCTOR_HEAL, 1, 1, night=True)
-NOMINATE_SPEAKING = Prompt(PromptKind.NOMINATE, 0, 2, subject=4, speech_running=True)
-NOMINATE_AFTER = Prompt(PromptKind.NOMINATE, 1, 2, subject=4)
+MAFIA_3 = Prompt(PromptKind.SEATS, 3, 3, night=True, role="mafia", action="register")
+COMMISSAR_0 = Prompt(PromptKind.SEATS, 1, 1, night=True, role="commissar", action="register")
+TARGET = Prompt(PromptKind.SEATS, 1, 1, night=True, role="mafia", action="kill", may_miss=True)
+CHECK = Prompt(PromptKind.SEATS, 1, 1, night=True, role="commissar", action="check")
+HEAL = Prompt(PromptKind.SEATS, 1, 1, night=True, role="doctor", action="heal")
+NOMINATE_SPEAKING = Prompt(
+    PromptKind.SEATS, 0, 2, subject=4, speech_running=True, action="nominate"
+)
+NOMINATE_AFTER = Prompt(PromptKind.SEATS, 1, 2, subject=4, action="nominate")
 VOTE = Prompt(PromptKind.VOTE_COUNT, subject=3, max_count=9)
 THIRD_VOTE = Prompt(PromptKind.THIRD_VOTE_COUNT, max_count=6)
 COUNTED = Prompt(PromptKind.CONFIRM_VOTE)  # the counts are announced; nobody has left yet
@@ -188,7 +190,7 @@ def test_collected_seats_are_cleared_when_the_game_moves_on() -> None:
 def test_a_half_typed_foul_survives_the_next_speaker() -> None:
     controller, host, _, _ = keypad(NOMINATE_SPEAKING)
     press(controller, "F6")
-    host.current = Prompt(PromptKind.NOMINATE, 0, 2, subject=5, speech_running=True)
+    host.current = Prompt(PromptKind.SEATS, 0, 2, subject=5, speech_running=True, action="nominate")
     press(controller, "E")
     assert host.posted == [kp(Foul(6))]
 

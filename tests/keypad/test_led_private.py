@@ -14,8 +14,8 @@ from voicehost.keypad.led import (
     led_pattern,
 )
 
-MAFIA = Private(PrivateKind.COMMISSAR_ANSWER, is_mafia=True)
-NOT_MAFIA = Private(PrivateKind.COMMISSAR_ANSWER, is_mafia=False)
+MAFIA = Private(PrivateKind.ANSWER, found=True, answer="private_mafia")
+NOT_MAFIA = Private(PrivateKind.ANSWER, found=False, answer="private_not_mafia")
 
 
 class FakeLed:

@@ -12,21 +12,32 @@ from pathlib import Path
 import pytest
 
 import voicehost.game.engine as engine
-import voicehost.game.fiim as fiim
 from voicehost.phrases import PhraseBook
+from voicehost.rulesets import load_preset, preset_names
 
 Use = tuple[str, str, frozenset[str] | None]  # section, key, parameter names (None: not literal)
 
 
 def literal_uses() -> list[Use]:
-    """(section, key, params) for each Say("...") and RuleViolation("...") in the engines, and
-    each phrase key of the FIIM engine's tables."""
-    uses: list[Use] = []
-    for module in (engine, fiim):
-        uses.extend(_uses(ast.parse(Path(module.__file__).read_text(encoding="utf-8"))))
-    uses.extend(
-        ("phrases", key, frozenset()) for key in (*fiim.WAKES.values(), *fiim.SLEEPS.values())
-    )
+    """(section, key, params) for each Say("...") and RuleViolation("...") in the engine, and
+    each phrase, refusal and screen line every preset's rule set names."""
+    uses = _uses(ast.parse(Path(engine.__file__).read_text(encoding="utf-8")))
+    for name in preset_names():
+        rules = load_preset(name)
+        none: frozenset[str] = frozenset()
+        phrases = [rules.night0_opening, rules.night_opening, rules.morning_phrase]
+        for step in (*rules.night0_steps, *rules.night_steps):
+            phrases += [step.wake, step.sleep]
+            uses.append(("screen", step.prompt, None))
+        uses.extend(("phrases", key, none) for key in phrases)
+        uses.extend(
+            ("phrases", phrase, frozenset({"seat"})) for phrase, _ in rules.speeches.values()
+        )
+        for spec in rules.roles.values():
+            uses.extend(("screen", key, none) for key in spec.answer)
+            uses.append(("errors", spec.already, none))
+            if spec.silent:
+                uses.append(("phrases", spec.silent, none))
     return uses
 
 

@@ -87,10 +87,6 @@ class ScreenPrivateChannel:
 def describe_private(message: Private, book: PhraseBook | None = None) -> str:
     """A neutral private line; the same length for 'mafia' and 'not mafia'."""
     book = book or PhraseBook.load("ru")
-    if message.kind is PrivateKind.COMMISSAR_ANSWER:
-        return book.screen("private_mafia" if message.is_mafia else "private_not_mafia")
-    if message.kind is PrivateKind.DON_ANSWER:
-        return book.screen("private_sheriff" if message.found else "private_not_sheriff")
-    if message.kind is PrivateKind.SHERIFF_ANSWER:
-        return book.screen("private_black" if message.found else "private_red")
+    if message.kind is PrivateKind.ANSWER:
+        return book.screen(message.answer)
     return book.screen("private_ack")

@@ -3,28 +3,8 @@ nominations so far and the question of the moment, every word from the game's ph
 
 from __future__ import annotations
 
-from voicehost.game.effects import PromptKind
 from voicehost.game.model import Phase
 from voicehost.host.loop import Host
-
-#: The screen text of each question (a key of the book's ``screen`` section).
-PROMPT_KEYS = {
-    PromptKind.REGISTER_MAFIA: "prompt_register_mafia",
-    PromptKind.REGISTER_COMMISSAR: "prompt_register_commissar",
-    PromptKind.REGISTER_DOCTOR: "prompt_register_doctor",
-    PromptKind.NOMINATE: "prompt_nominate",
-    PromptKind.MAFIA_TARGET: "prompt_mafia_target",
-    PromptKind.COMMISSAR_CHECK: "prompt_commissar_check",
-    PromptKind.DOCTOR_HEAL: "prompt_doctor_heal",
-    PromptKind.VOTE_COUNT: "prompt_vote_count",
-    PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
-    PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
-    PromptKind.REGISTER_DON: "prompt_register_don",
-    PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
-    PromptKind.DON_CHECK: "prompt_don_check",
-    PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
-    PromptKind.BEST_MOVE: "prompt_best_move",
-}
 
 
 def status_lines(host: Host) -> list[str]:
@@ -79,9 +59,7 @@ def prompt_text(host: Host) -> str:
     """The question of the moment, as the person at the keyboard reads it."""
     book = host.book
     prompt = host.prompt()
-    key = PROMPT_KEYS.get(prompt.kind)
-    if key == "prompt_register_mafia" and prompt.seats_max == 1:
-        key = "prompt_register_one_mafia"
+    key = prompt.question or None  # the rule set's words for its question
     if key == "prompt_confirm_vote":
         left = host.remaining()
         if left is not None:

@@ -57,23 +57,24 @@ class CancelTimer:
 class PrivateKind(StrEnum):
     """What a private message tells."""
 
-    COMMISSAR_ANSWER = "commissar_answer"
     ENTRY_CONFIRMED = "entry_confirmed"
-    DON_ANSWER = "don_answer"  # FIIM: found says "this is the Sheriff"
-    SHERIFF_ANSWER = "sheriff_answer"  # FIIM: found says "this player is black"
+    ANSWER = "answer"  # a check's answer: ``found`` yes or no, ``answer`` its words
 
 
 @dataclass(frozen=True)
 class Private:
-    """A message for one player only (the Commissar's answer, a night entry's confirmation).
+    """A message for one player only (a check's answer, a night entry's confirmation).
 
     It must never reach the table's speaker: the host sends it to the PrivateChannel.
+    ``found`` is the answer (the Commissar found the mafia, the Don the Sheriff, the Sheriff a
+    black player); ``answer`` names its words (a key of the phrase book's screen section), so
+    an adapter shows any rule set's answer without knowing its roles.
     """
 
     kind: PrivateKind
-    is_mafia: bool | None = None
     seats: tuple[Seat, ...] = ()
     found: bool | None = None
+    answer: str = ""
 
 
 @dataclass(frozen=True)
@@ -89,20 +90,9 @@ Effect = Say | PlayCue | StartTimer | CancelTimer | Private | GameOver
 class PromptKind(StrEnum):
     """What the game is waiting for a person to enter now."""
 
-    REGISTER_MAFIA = "register_mafia"
-    REGISTER_COMMISSAR = "register_commissar"
-    REGISTER_DOCTOR = "register_doctor"
-    REGISTER_DON = "register_don"
-    REGISTER_SHERIFF = "register_sheriff"
-    NOMINATE = "nominate"
-    MAFIA_TARGET = "mafia_target"
-    COMMISSAR_CHECK = "commissar_check"
-    DOCTOR_HEAL = "doctor_heal"
-    DON_CHECK = "don_check"
-    SHERIFF_CHECK = "sheriff_check"
+    SEATS = "seats"  # seats: for a role at night, a nomination, a best move
     VOTE_COUNT = "vote_count"
     THIRD_VOTE_COUNT = "third_vote_count"
-    BEST_MOVE = "best_move"  # FIIM: the first night's victim names three seats
     CONFIRM_VOTE = "confirm_vote"  # the counts are announced: confirm, or undo a miscount
     NONE = "none"
 
@@ -116,6 +106,12 @@ class Prompt:
     says whether an "end speech" key means something now; ``night`` says that nothing about the
     entry may be spoken or shown to the table; ``late`` says that the window or the speech for
     it has run out and the game is still waiting for the entry.
+
+    A seats question is generic: ``role`` is whose entry it is (a role's value, None by day),
+    ``action`` what the seats are for (``register``, ``kill``, ``check``, ``heal``, ``block``,
+    ``nominate``, ``best_move``...), ``may_miss`` whether "no one" may be entered, and
+    ``question`` the screen's words for it (a key of the book's screen section). Adapters show
+    and take any rule set's questions from these fields without naming a role or a phase.
     """
 
     kind: PromptKind
@@ -126,3 +122,7 @@ class Prompt:
     speech_running: bool = False
     night: bool = False
     late: bool = False
+    role: str | None = None
+    action: str | None = None
+    may_miss: bool = False
+    question: str = ""

@@ -1,14 +1,17 @@
-"""The rules of RULES.md as a pure engine: ``step(state, input) -> (state, effects)``.
+"""The one engine: ``step(state, input) -> (state, effects)`` by a rule set given as data.
 
-The engine never touches a device, a clock or a thread. Every wrong input raises
-``RuleViolation`` naming the rule it breaks, and the state it was given is left unchanged (each
-step works on a deep copy). The host journals an input only after the engine has accepted it.
+The rule set (``voicehost.game.ruleset.RuleSet``, read from ``game/presets/*.yaml`` or a club's
+own file) names the roles, the night's steps, the morning's resolvers and the policies of the
+day and the end; this module implements each policy once. The engine never touches a device, a
+clock or a thread. Every wrong input raises ``RuleViolation`` naming the rule it breaks, and the
+state it was given is left unchanged: each step works on a copy (``GameState.clone``, which
+shares what a step never changes). The host journals an input only after the engine accepted it.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import Counter
+from typing import Any
 
 from voicehost.game.effects import (
     CancelTimer,
@@ -36,41 +39,84 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Role, Seat, Team, TimerKind
-from voicehost.game.record import DayRecord, new_record, seat_key
+from voicehost.game.record import DayRecord, GameRecord, ScoreLine, new_record, seat_key
 from voicehost.game.rules import GameRules
+from voicehost.game.ruleset import NightStep, RoleSpec, RuleSet
 from voicehost.game.state import GameState, NightActions, Player, Timer
 
-NIGHT_STEPS = (
-    Phase.NIGHT_MAFIA,
-    Phase.NIGHT_COMMISSAR,
-    Phase.NIGHT_DOCTOR,
-    Phase.NIGHT_DON,
-    Phase.NIGHT_SHERIFF,
-)
-REGISTRATION_STEPS = (
-    Phase.NIGHT0_MAFIA,
-    Phase.NIGHT0_COMMISSAR,
-    Phase.NIGHT0_DOCTOR,
-    Phase.NIGHT0_DON,
-    Phase.NIGHT0_SHERIFF,
-)
-SPEECH_PHASES = (
-    Phase.ACQUAINTANCE,
-    Phase.DISCUSSION,
-    Phase.NOMINATION,
-    Phase.DEFENCE,
-    Phase.LAST_WORDS,
-)
+#: The speech kinds of a rule set's ``day.speeches``, by the timer that measures them.
+SPEECH_KINDS = {
+    TimerKind.ACQUAINTANCE_SPEECH: "acquaintance",
+    TimerKind.NOMINATION_SPEECH: "nomination",
+    TimerKind.DEFENCE_SPEECH: "defence",
+    TimerKind.LAST_WORDS: "last_words",
+}
 
 
 class Engine:
-    """The rules for one table, configured by ``GameRules``; stateless between calls."""
+    """The rules for one table: ``GameRules`` (the club's settings) and a ``RuleSet``
+    (the roles and policies); stateless between calls."""
 
-    def __init__(self, settings: GameRules) -> None:
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
         self.settings = settings
+        self.ruleset = ruleset
         self.rules = settings.rules
         self.timers = settings.timers
-        self.night_settings = settings.night
+
+    # ------------------------------------------------------------------ the rule set's values
+
+    def value(self, setting: Any) -> Any:
+        """A rule set value: a constant, or ``section.key`` read from the game's settings."""
+        if isinstance(setting, str) and "." in setting:
+            section, key = setting.split(".", 1)
+            return getattr(getattr(self.settings, section), key)
+        return setting
+
+    def enabled(self, role: Role) -> bool:
+        spec = self.ruleset.roles.get(role)
+        return spec is not None and bool(self.value(spec.enabled))
+
+    def team_of(self, role: Role | None) -> Team:
+        return self.ruleset.team(role)
+
+    def living_of(self, state: GameState, team: Team) -> int:
+        """How many players of a team are still at the table."""
+        return sum(
+            1
+            for player in state.players.values()
+            if player.alive and player.role is not None and self.team_of(player.role) is team
+        )
+
+    def _steps(self, night0: bool) -> tuple[NightStep, ...]:
+        return self.ruleset.night0_steps if night0 else self.ruleset.night_steps
+
+    @staticmethod
+    def phase_of(step: NightStep, night0: bool) -> Phase:
+        return Phase(("night0_" if night0 else "night_") + step.role.value)
+
+    def _step(self, phase: Phase) -> tuple[NightStep, bool] | None:
+        """The night step ``phase`` is, and whether it is night 0's."""
+        for night0 in (True, False):
+            for step in self._steps(night0):
+                if self.phase_of(step, night0) is phase:
+                    return step, night0
+        return None
+
+    def _registering(self, phase: Phase) -> bool:
+        found = self._step(phase)
+        return found is not None and found[1]
+
+    def _night_step(self, phase: Phase) -> bool:
+        found = self._step(phase)
+        return found is not None and not found[1]
+
+    def answers_privately(self, phase: Phase) -> bool:
+        """A night step whose entry is answered to its role alone: once seen, never undone."""
+        found = self._step(phase)
+        if found is None or found[1]:
+            return False
+        spec = self.ruleset.roles[found[0].role]
+        return spec.private and spec.action in ("check", "check_or_kill")
 
     # ------------------------------------------------------------------ public API
 
@@ -80,8 +126,12 @@ class Engine:
         players = {
             Seat(number): Player(Seat(number)) for number in range(1, self.settings.players + 1)
         }
-        state = GameState(players=players, phase=Phase.NIGHT0_MAFIA)
+        first = self.phase_of(self.ruleset.night0_steps[0], True)
+        state = GameState(players=players, phase=first)
         state.record = new_record(self.settings.players, self.settings.mafia_count)
+        if self.ruleset.record_preset:
+            state.record["preset"] = self.ruleset.name
+            state.record["best_move"] = None
         out: list[Effect] = [Say("game.start", {"players": self.settings.players})]
         if self.rules.acquaintance:
             state.phase = Phase.ACQUAINTANCE
@@ -96,8 +146,8 @@ class Engine:
         return state, out
 
     def _start_night0(self, state: GameState, out: list[Effect]) -> None:
-        out.append(Say("night0.start"))
-        self._wake(state, out, Phase.NIGHT0_MAFIA)
+        out.append(Say(self.ruleset.night0_opening))
+        self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
     def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
         """The next player in seat order introduces themselves; after the last, night 0."""
@@ -114,7 +164,7 @@ class Engine:
         """Apply one input. Raises RuleViolation (state untouched) if it breaks a rule."""
         if state.phase is Phase.GAME_OVER:
             raise RuleViolation("game_over")
-        new = copy.deepcopy(state)
+        new = state.clone()
         out: list[Effect] = []
         match event:
             case TimeUp():
@@ -138,63 +188,143 @@ class Engine:
         return new, out
 
     def prompt(self, state: GameState) -> Prompt:
-        """What a person is asked to enter now."""
+        """What a person is asked to enter now: seats (for a role, how many, whether a miss
+        may be entered), a count, a confirmation, or nothing."""
         phase = state.phase
-        late = state.window_over  # a registration window ran out before the entry came
-        if phase is Phase.NIGHT0_MAFIA:
-            count = self.settings.mafia_count
-            return Prompt(PromptKind.REGISTER_MAFIA, count, count, night=True, late=late)
-        if phase is Phase.NIGHT0_COMMISSAR:
-            return Prompt(PromptKind.REGISTER_COMMISSAR, 1, 1, night=True, late=late)
-        if phase is Phase.NIGHT0_DOCTOR:
-            return Prompt(PromptKind.REGISTER_DOCTOR, 1, 1, night=True, late=late)
-        if phase is Phase.NIGHT_MAFIA:
-            return Prompt(PromptKind.MAFIA_TARGET, 1, 1, night=True)
-        if phase is Phase.NIGHT_COMMISSAR:
-            return Prompt(PromptKind.COMMISSAR_CHECK, 1, 1, night=True)
-        if phase is Phase.NIGHT_DOCTOR:
-            return Prompt(PromptKind.DOCTOR_HEAL, 1, 1, night=True)
-        if phase is Phase.NOMINATION and state.current_speaker is not None:
-            already = len(state.nominations.get(state.current_speaker, []))
-            room = self._nomination_limit(state) - already
-            if room > 0:
-                return Prompt(
-                    PromptKind.NOMINATE,
-                    0 if already or state.speech_running else 1,
-                    room,
-                    subject=state.current_speaker,
-                    speech_running=state.speech_running,
-                    late=not state.speech_running and not already,
-                )
+        if self._best_move_open(state):
+            return Prompt(
+                PromptKind.SEATS,
+                3,
+                3,
+                subject=state.best_move_by,
+                speech_running=True,
+                action="best_move",
+                question="prompt_best_move",
+            )
+        found = self._step(phase)
+        if found is not None:
+            step, night0 = found
+            spec = self.ruleset.roles[step.role]
+            count = self._registered_count(step) if night0 else 1
+            question = step.prompt
+            if question == "prompt_register_mafia" and count == 1:
+                question = "prompt_register_one_mafia"
+            return Prompt(
+                PromptKind.SEATS,
+                count,
+                count,
+                night=True,
+                late=state.window_over and night0,
+                role=step.role.value,
+                action="register" if night0 else spec.action,
+                may_miss=not night0 and spec.action in ("kill", "check_or_kill"),
+                question=question,
+            )
+        if phase is Phase.NIGHT0_SEATING:
+            return Prompt(PromptKind.NONE, night=True)
+        if phase is Phase.NOMINATION:
+            nominate = self._nomination_prompt(state)
+            if nominate is not None:
+                return nominate
         if state.vote_settling is not None:
-            return Prompt(PromptKind.CONFIRM_VOTE)
+            return Prompt(PromptKind.CONFIRM_VOTE, question="prompt_confirm_vote")
         if phase is Phase.VOTE:
             candidate = state.candidates[state.vote_index]
             return Prompt(
                 PromptKind.VOTE_COUNT,
                 subject=candidate,
                 max_count=self._vote_room(state),
+                question="prompt_vote_count",
             )
         if phase is Phase.THIRD_VOTE:
-            return Prompt(PromptKind.THIRD_VOTE_COUNT, max_count=self._third_vote_voters(state))
+            return Prompt(
+                PromptKind.THIRD_VOTE_COUNT,
+                max_count=self._third_vote_voters(state),
+                question="prompt_third_vote_count",
+            )
         return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+
+    def _nomination_prompt(self, state: GameState) -> Prompt | None:
+        speaker = state.current_speaker
+        if speaker is None:
+            return None
+        if self.ruleset.nominations == "in_own_speech_one":
+            if state.speech_running and not state.nominations.get(speaker):
+                return Prompt(
+                    PromptKind.SEATS,
+                    1,
+                    1,
+                    subject=speaker,
+                    speech_running=True,
+                    action="nominate",
+                    question="prompt_nominate",
+                )
+            return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+        already = len(state.nominations.get(speaker, []))
+        room = self._nomination_limit(state) - already
+        if room <= 0:
+            return None
+        return Prompt(
+            PromptKind.SEATS,
+            0 if already or state.speech_running else 1,
+            room,
+            subject=speaker,
+            speech_running=state.speech_running,
+            late=not state.speech_running and not already,
+            action="nominate",
+            question="prompt_nominate",
+        )
+
+    def _registered_count(self, step: NightStep) -> int:
+        """How many seats a night-0 step registers: the black team's count for its step."""
+        if self.team_of(step.role) is Team.BLACK and len(step.registers) > 1:
+            return self.settings.mafia_count
+        if step.role is Role.MAFIA:
+            return self.settings.mafia_count - self._other_black_cards()
+        return 1
+
+    def _other_black_cards(self) -> int:
+        """Black cards registered on steps of their own (the city's Don wakes apart)."""
+        first = self.ruleset.night0_steps[0]
+        return sum(
+            1
+            for step in self.ruleset.night0_steps
+            if step is not first
+            and self.team_of(step.role) is Team.BLACK
+            and step.role not in first.registers
+            and self.enabled(step.role)
+        )
 
     def resume_effects(self, state: GameState) -> list[Effect]:
         """After a restart: say so, then re-open the current step with its timer at full length."""
         out: list[Effect] = [Say("game.resumed")]
-        if state.phase is Phase.GAME_OVER:
+        phase = state.phase
+        if phase is Phase.GAME_OVER:
             return out
-        if state.phase is Phase.THIRD_VOTE and state.vote_settling is None:
-            out.append(Say("day.third_vote_start", {"seats": tuple(state.candidates)}))
-        opening = self._opening_phrase(state)
-        if opening is not None:
-            out.append(opening)
-        if state.phase is Phase.VOTE and state.vote_settling is None:
+        found = self._step(phase)
+        if found is not None:
+            out.append(Say(found[0].wake))
+        elif phase is Phase.NIGHT0_SEATING:
+            out.append(Say("fiim.free_seating"))
+        elif phase is Phase.THIRD_VOTE and state.vote_settling is None:
+            out.extend(self._third_vote_question(state, again=False))
+        elif phase is Phase.VOTE and state.vote_settling is None:
             if len(state.candidates) > 1:  # the table is reminded whom it votes on
-                out.append(Say("day.vote_start", {"seats": tuple(state.candidates)}))
+                out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
+        elif phase is Phase.DISCUSSION:
+            out.append(self._discussion_phrase())
+        elif state.current_speaker is not None and state.speech_running:
+            seat = state.current_speaker
+            kind = state.timer.kind if state.timer is not None else TimerKind.NOMINATION_SPEECH
+            if seat == state.lost_speech:  # MR 9.5.1: the table hears again it is no speech
+                out.append(Say("fiim.speech_skipped", {"seat": seat}))
+            elif seat == state.short_speech:
+                out.append(Say("fiim.short_speech", {"seat": seat}))
+            else:
+                out.append(Say(self._floor(kind)[0], {"seat": seat}))
         timer = state.timer
-        if timer is not None and not (state.phase in REGISTRATION_STEPS and state.window_over):
+        if timer is not None and not (self._registering(phase) and state.window_over):
             out.append(self.timer_effect(timer))
         return out
 
@@ -205,16 +335,27 @@ class Engine:
         if state.phase is Phase.VOTE:
             return Say("day.vote_for", {"seat": state.candidates[state.vote_index]})
         if state.phase is Phase.THIRD_VOTE:
-            return Say("day.third_vote")
+            return self._third_vote_question(state, again=True)[-1]
         return None
 
     def winner(self, state: GameState) -> Team | None:
         """The team that has won, if any (checked after every departure)."""
         if any(player.role is None for player in state.players.values()):
             return None  # night 0: the roles are not all known until the morning
-        if state.living_of(Team.BLACK) == 0:
+        black = self.living_of(state, Team.BLACK)
+        red = self.living_of(state, Team.RED)
+        if self.ruleset.win == "parity_with_third_team":
+            third = self.living_of(state, Team.MANIAC)
+            if third and black == 0 and red <= 1:
+                return Team.MANIAC  # the Maniac wins alone: one other player is left
+            if black == 0 and third == 0:
+                return Team.RED
+            if third == 0 and black >= red:
+                return Team.BLACK
+            return None
+        if black == 0:
             return Team.RED
-        if state.living_of(Team.BLACK) >= state.living_of(Team.RED):
+        if black >= red:
             return Team.BLACK
         return None
 
@@ -260,7 +401,8 @@ class Engine:
 
     def _on_warning(self, state: GameState, event: TimerWarning, out: list[Effect]) -> None:
         self._check_timer(state, event.timer_id)
-        if state.phase is Phase.NIGHT_MAFIA:
+        found = self._step(state.phase)
+        if found is not None and found[0].warn_after is not None and not found[1]:
             if not state.night_actions.shot_entered and not state.night_actions.warned:
                 state.night_actions.warned = True
                 out.append(Say("night.no_agreed_shot"))
@@ -269,11 +411,15 @@ class Engine:
 
     def _on_time_up(self, state: GameState, event: TimeUp, out: list[Effect]) -> None:
         self._check_timer(state, event.timer_id)
+        if state.phase is Phase.NIGHT0_SEATING:
+            state.timer = None
+            self._first_morning(state, out)
+            return
         if state.vote_settling is not None:
             state.timer = None
             self._settled(state, out)
             return
-        if state.phase in REGISTRATION_STEPS or state.phase in NIGHT_STEPS:
+        if self._step(state.phase) is not None:
             state.timer = None
             state.window_over = True
             self._maybe_finish_night_step(state, out)
@@ -309,7 +455,9 @@ class Engine:
 
     def _nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
         speaker = state.current_speaker
-        if speaker is not None and state.nominations.get(speaker):
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._next_nomination_speaker(state, out)  # nominating is a choice, not a duty
+        elif speaker is not None and state.nominations.get(speaker):
             self._next_nomination_speaker(state, out)
         # otherwise the speaker's nominations are still to be entered (see prompt()).
 
@@ -321,7 +469,8 @@ class Engine:
         if alive and not state.players[seat].alive:
             raise RuleViolation("seat_left", seat=seat)
 
-    def _distinct(self, seats: tuple[Seat, ...]) -> list[Seat]:
+    @staticmethod
+    def _distinct(seats: tuple[Seat, ...]) -> list[Seat]:
         seen: list[Seat] = []
         for seat in seats:
             if seat not in seen:
@@ -330,157 +479,231 @@ class Engine:
 
     def _on_seats(self, state: GameState, event: EnterSeats, out: list[Effect]) -> None:
         phase = state.phase
-        if phase in REGISTRATION_STEPS:
-            self._register(state, event.seats, out)
-        elif phase in NIGHT_STEPS:
-            self._night_choice(state, event.seats, out)
+        found = self._step(phase)
+        if found is not None:
+            if found[1]:
+                self._register(state, found[0], event.seats, out)
+            else:
+                self._night_choice(state, found[0], event.seats, out)
         elif phase is Phase.NOMINATION:
             self._nominate(state, event.seats, out)
+        elif self._best_move_open(state):
+            self._best_move(state, event.seats, out)
         else:
             raise RuleViolation("not_now", phase=phase.value)
 
-    def _exactly(self, seats: tuple[Seat, ...], expected: int) -> None:
+    @staticmethod
+    def _exactly(seats: tuple[Seat, ...], expected: int) -> None:
         if len(seats) != expected:
             raise RuleViolation("wrong_seat_count", expected=expected, given=len(seats))
 
     # ------------------------------------------------------------------ night 0
 
-    def _register(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
-        phase = state.phase
-        expected = self.settings.mafia_count if phase is Phase.NIGHT0_MAFIA else 1
-        self._exactly(seats, expected)
+    def _register(
+        self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
+    ) -> None:
+        """Night 0: a role's holders show themselves; the host learns the cards, the table
+        hears nothing of them. A corrected entry replaces the earlier one."""
+        self._exactly(seats, self._registered_count(step))
         for index, seat in enumerate(seats):
             self._validate_seat(state, seat, alive=False)
             if seat in seats[:index]:
                 raise RuleViolation("duplicate_seats", seat=seat)
-        role = {
-            Phase.NIGHT0_MAFIA: Role.MAFIA,
-            Phase.NIGHT0_COMMISSAR: Role.COMMISSAR,
-            Phase.NIGHT0_DOCTOR: Role.DOCTOR,
-        }[phase]
-        for seat in seats:
-            taken = state.players[seat].role
-            if taken is not None and taken is not role:
-                raise RuleViolation("role_taken", seat=seat, role=taken.value)
-        for player in state.players.values():  # a corrected entry replaces the earlier one
-            if player.role is role:
-                player.role = None
-        for seat in seats:
-            state.players[seat].role = role
+        players = state.players
+        role = step.role
+        if len(step.registers) > 1:  # the black team's step names the whole team
+            team = set(step.registers)
+            for player in players.values():
+                if player.role in team:
+                    player.role = None
+            for seat in seats:
+                players[seat].role = role
+        elif self.team_of(role) is Team.BLACK and role is not Role.MAFIA and self._team_step(role):
+            seat = seats[0]  # a black card among the seats the black team gave (FIIM's Don)
+            if players[seat].role not in self.ruleset.black_roles():
+                raise RuleViolation("fiim_don_not_black", seat=seat)
+            for player in players.values():
+                if player.role is role:
+                    player.role = Role.MAFIA
+            players[seat].role = role
+        else:
+            for seat in seats:
+                taken = players[seat].role
+                if taken is not None and taken is not role:
+                    if self.ruleset.cards == "closed" and self.team_of(taken) is Team.BLACK:
+                        raise RuleViolation("fiim_sheriff_is_black", seat=seat)
+                    raise RuleViolation("role_taken", seat=seat, role=taken.value)
+            for player in players.values():
+                if player.role is role:
+                    player.role = None
+            for seat in seats:
+                players[seat].role = role
         state.step_entered = True
         out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=tuple(sorted(seats))))
         self._maybe_finish_night_step(state, out)
 
+    def _team_step(self, role: Role) -> bool:
+        """Whether ``role`` was named already on the black team's step of night 0."""
+        return role in self.ruleset.night0_steps[0].registers
+
     # ------------------------------------------------------------------ night choices
 
-    def _night_choice(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+    def _night_choice(
+        self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
+    ) -> None:
+        spec = self.ruleset.roles[step.role]
+        action = spec.action
         self._exactly(seats, 1)
         seat = seats[0]
-        self._validate_seat(state, seat)
-        actions = state.night_actions
-        if state.phase is Phase.NIGHT_MAFIA:
-            actions.shot = seat
-            actions.shot_entered = True
-        elif state.phase is Phase.NIGHT_COMMISSAR:
-            if actions.check is not None:
-                raise RuleViolation("already_checked")
-            commissar = state.holder(Role.COMMISSAR)
-            if seat == commissar and not self.rules.commissar_may_check_self:
-                raise RuleViolation("commissar_self_check")
-            actions.check = seat
-            is_mafia = state.players[seat].role is Role.MAFIA
-            out.append(Private(PrivateKind.COMMISSAR_ANSWER, is_mafia=is_mafia))
+        if action in ("check", "check_or_kill") and spec.any_seat:
+            self._validate_seat(state, seat, alive=False)  # any seat: a departed one is wasted
         else:
-            doctor = state.holder(Role.DOCTOR)
-            if seat == doctor and not self.rules.doctor_self_heal:
-                raise RuleViolation("doctor_self_heal_off")
-            if seat == state.previous_heal and not self.rules.doctor_same_patient_twice:
-                raise RuleViolation("doctor_same_patient", seat=seat)
-            actions.heal = seat
-        state.step_entered = True
-        if state.phase is not Phase.NIGHT_COMMISSAR:
-            out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=(seat,)))
+            self._validate_seat(state, seat)
+        if action == "kill":
+            self._shoot(state, spec, seat, out)
+        elif action in ("check", "check_or_kill"):
+            self._check(state, spec, seat, out)
+        elif action in ("heal", "protect", "block"):
+            self._protect(state, spec, seat, out)
+        else:
+            raise RuleViolation("not_now", phase=state.phase.value)
         self._maybe_finish_night_step(state, out)
 
-    def _on_miss(self, state: GameState, event: Miss, out: list[Effect]) -> None:
-        if state.phase is not Phase.NIGHT_MAFIA:
-            raise RuleViolation("not_now", phase=state.phase.value)
-        state.night_actions.shot = None
-        state.night_actions.shot_entered = True
+    def _shoot(
+        self, state: GameState, spec: RoleSpec, target: Seat | None, out: list[Effect]
+    ) -> None:
+        actions = state.night_actions
+        if spec.team is not Team.BLACK:  # a kill of its own (the Maniac's, the Commissar's)
+            actions.other_kills[spec.name] = target
+        elif self.ruleset.agreement == "unanimous":  # MR 8.4: each black player in seat order
+            shot = {shooter for shooter, _ in actions.shots}
+            waiting = [seat for seat in self._black_seats(state) if seat not in shot]
+            if not waiting:
+                raise RuleViolation("fiim_shots_entered")
+            actions.shots.append((waiting[0], target))
+        else:
+            actions.shot = target
+        actions.shot_entered = True
         state.step_entered = True
-        out.append(Private(PrivateKind.ENTRY_CONFIRMED))
+        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=() if target is None else (target,)))
+
+    def _check(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+        """One check a night; the answer goes to the one who asked alone."""
+        actions = state.night_actions
+        if self.ruleset.call_departed and not state.role_alive(spec.name):
+            raise RuleViolation("fiim_role_left")
+        if spec.name in actions.checks:
+            raise RuleViolation(spec.already)
+        holder = state.holder(spec.name)
+        if seat == holder and not self.value(spec.self_target):
+            raise RuleViolation("commissar_self_check")
+        actions.checks[spec.name] = seat
+        found = self._finds(spec, state.players[seat].role)
+        yes, no = spec.answer
+        out.append(Private(PrivateKind.ANSWER, found=found, answer=yes if found else no))
+        state.step_entered = True
+
+    def _finds(self, spec: RoleSpec, card: Role | None) -> bool:
+        if spec.learns == "role":
+            return card in spec.finds
+        return card is not None and self.team_of(card) is Team.BLACK
+
+    def _protect(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+        holder = state.holder(spec.name)
+        actions = state.night_actions
+        if seat == holder:
+            if not self.value(spec.self_target):
+                raise RuleViolation("doctor_self_heal_off")
+            if spec.self_once and spec.name in state.used_once:
+                raise RuleViolation("doctor_self_heal_used")
+            if spec.self_once:
+                state.used_once = (*state.used_once, spec.name)
+        previous = state.previous.get(spec.name)
+        if seat == previous and not self.value(spec.same_twice):
+            raise RuleViolation("doctor_same_patient", seat=seat)
+        if spec.action == "heal":
+            actions.heal = seat
+        else:
+            actions.blocks[spec.name] = seat
+        state.step_entered = True
+        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=(seat,)))
+
+    def _on_miss(self, state: GameState, event: Miss, out: list[Effect]) -> None:
+        found = self._step(state.phase)
+        if found is None or found[1]:
+            raise RuleViolation("not_now", phase=state.phase.value)
+        spec = self.ruleset.roles[found[0].role]
+        if spec.action != "kill":
+            raise RuleViolation("not_now", phase=state.phase.value)
+        self._shoot(state, spec, None, out)
         self._maybe_finish_night_step(state, out)
 
     def _maybe_finish_night_step(self, state: GameState, out: list[Effect]) -> None:
-        """A night step ends when its fixed window is over (and, on night 0, the role entered)."""
+        """A night step ends when its fixed window is over; on night 0 only once the role has
+        entered, so that the host knows every card."""
         if not state.window_over:
             return
-        if state.phase in REGISTRATION_STEPS and not state.step_entered:
+        found = self._step(state.phase)
+        assert found is not None  # only night steps have windows
+        step, night0 = found
+        if night0 and not state.step_entered:
             return  # the host must learn the roles: the step waits for the entry
-        sleeps = {
-            Phase.NIGHT0_MAFIA: "night.mafia_sleeps",
-            Phase.NIGHT_MAFIA: "night.mafia_sleeps",
-            Phase.NIGHT0_COMMISSAR: "night.commissar_sleeps",
-            Phase.NIGHT_COMMISSAR: "night.commissar_sleeps",
-            Phase.NIGHT0_DOCTOR: "night.doctor_sleeps",
-            Phase.NIGHT_DOCTOR: "night.doctor_sleeps",
-        }[state.phase]
-        out.append(Say(sleeps))
-        following = self._next_night_step(state)
-        if following is None:
-            self._morning(state, out)
-        else:
+        out.append(Say(step.sleep))
+        following = self._next_night_step(state, step, night0)
+        if following is not None:
             self._wake(state, out, following)
-
-    def _next_night_step(self, state: GameState) -> Phase | None:
-        if state.phase in REGISTRATION_STEPS:
-            order = [Phase.NIGHT0_MAFIA]
-            if self.rules.commissar:
-                order.append(Phase.NIGHT0_COMMISSAR)
-            if self.rules.doctor:
-                order.append(Phase.NIGHT0_DOCTOR)
+        elif night0 and self.ruleset.seating is not None:
+            self._free_seating(state, out)
+        elif night0:
+            self._first_morning(state, out)
         else:
-            # A role whose holder has left is not called, but the step under way (its holder
-            # disqualified for a foul during it) still has its place in the order.
-            order = [Phase.NIGHT_MAFIA]
-            if self.rules.commissar and (
-                state.role_alive(Role.COMMISSAR) or state.phase is Phase.NIGHT_COMMISSAR
-            ):
-                order.append(Phase.NIGHT_COMMISSAR)
-            if self.rules.doctor and (
-                state.role_alive(Role.DOCTOR) or state.phase is Phase.NIGHT_DOCTOR
-            ):
-                order.append(Phase.NIGHT_DOCTOR)
-        position = order.index(state.phase)
-        return order[position + 1] if position + 1 < len(order) else None
+            self._morning(state, out)
+
+    def _next_night_step(self, state: GameState, current: NightStep, night0: bool) -> Phase | None:
+        order: list[NightStep] = []
+        for step in self._steps(night0):
+            if not self.enabled(step.role):
+                continue
+            # Unless every step is called whoever has left (fair nights), a role whose holder
+            # has left is not called; the step under way still has its place in the order.
+            called = (
+                night0
+                or self.ruleset.call_departed
+                or step is current
+                or step.role is Role.MAFIA
+                or state.role_alive(step.role)
+            )
+            if called:
+                order.append(step)
+        position = order.index(current)
+        if position + 1 < len(order):
+            return self.phase_of(order[position + 1], night0)
+        return None
 
     def _wake(self, state: GameState, out: list[Effect], phase: Phase) -> None:
+        found = self._step(phase)
+        assert found is not None
+        step, _ = found
         state.phase = phase
         state.step_entered = False
         state.window_over = False
-        out.append(Say(self._wake_key(phase)))
-        night = self.night_settings
-        if phase in REGISTRATION_STEPS:
-            self._start_timer(
-                state, out, TimerKind.NIGHT_WINDOW, night.registration_window_seconds, None
-            )
-        elif phase is Phase.NIGHT_MAFIA:
-            warn = night.mafia_window_seconds - night.no_agreed_shot_after_seconds
-            self._start_timer(state, out, TimerKind.NIGHT_WINDOW, night.mafia_window_seconds, warn)
-        elif phase is Phase.NIGHT_COMMISSAR:
-            self._start_timer(
-                state, out, TimerKind.NIGHT_WINDOW, night.commissar_window_seconds, None
-            )
-        else:
-            self._start_timer(state, out, TimerKind.NIGHT_WINDOW, night.doctor_window_seconds, None)
+        out.append(Say(step.wake))
+        seconds = self.value(step.window)
+        warn = None
+        if step.warn_after is not None:
+            warn = seconds - self.value(step.warn_after)
+        self._start_timer(state, out, TimerKind.NIGHT_WINDOW, seconds, warn)
 
-    @staticmethod
-    def _wake_key(phase: Phase) -> str:
-        if phase in (Phase.NIGHT0_MAFIA, Phase.NIGHT_MAFIA):
-            return "night.mafia_wakes"
-        if phase in (Phase.NIGHT0_COMMISSAR, Phase.NIGHT_COMMISSAR):
-            return "night.commissar_wakes"
-        return "night.doctor_wakes"
+    def _free_seating(self, state: GameState, out: list[Effect]) -> None:
+        """MR 5.3: the players may sit more comfortably before the first morning."""
+        state.phase = Phase.NIGHT0_SEATING
+        state.window_over = False
+        seconds = self.value(self.ruleset.seating)
+        if seconds <= 0:
+            self._first_morning(state, out)
+            return
+        out.append(Say("fiim.free_seating"))
+        self._start_timer(state, out, TimerKind.NIGHT_WINDOW, seconds, None)
 
     def _begin_night(self, state: GameState, out: list[Effect]) -> None:
         waiting = [
@@ -492,151 +715,395 @@ class Engine:
             state.last_words_queue = waiting
             self._next_last_words(state, out)
             return
+        state.departures_at_dusk = len(state.record["departures"])
         state.night += 1
         state.night_actions = NightActions()
         state.candidates = []
-        out.append(Say("night.start"))
-        self._wake(state, out, Phase.NIGHT_MAFIA)
+        out.append(Say(self.ruleset.night_opening))
+        self._wake(state, out, self.phase_of(self.ruleset.night_steps[0], False))
 
     # ------------------------------------------------------------------ morning
 
-    def _morning(self, state: GameState, out: list[Effect]) -> None:
+    def _first_morning(self, state: GameState, out: list[Effect]) -> None:
+        """After night 0: every card is known; who left during it is told; the first day."""
         state.timer = None
-        out.append(Say("morning.city_wakes"))
-        first_night = state.phase in REGISTRATION_STEPS
-        if first_night:
-            for player in state.players.values():
-                if player.role is None:
-                    player.role = Role.CIVILIAN
-            for departure in state.record["departures"]:  # disqualified before roles were known
-                departure["role"] = _role_value(state.players[departure["seat"]].role)
-            state.record["roles"] = {
-                seat_key(seat): player.role.value
-                for seat, player in sorted(state.players.items())
-                if player.role is not None
-            }
+        out.append(Say(self.ruleset.morning_phrase))
+        for player in state.players.values():
+            if player.role is None:
+                player.role = Role.CIVILIAN
+        state.record["departures"] = [  # left before the cards were known
+            {**departure, "role": self._role_value(state.players[departure["seat"]].role)}
+            for departure in state.record["departures"]
+        ]
+        state.record["roles"] = {
+            seat_key(seat): player.role.value
+            for seat, player in sorted(state.players.items())
+            if player.role is not None
+        }
         actions = state.night_actions
-        for seat in actions.disqualified:
-            role = state.players[seat].role
-            out.append(Say("morning.disqualified", {"seat": seat, "role": _role_value(role)}))
-        # Players disqualified at night speak in the morning when the club gives them last words.
-        speakers = list(actions.disqualified) if self.rules.disqualified_last_words else []
-        if first_night:
-            state.record["nights"].append({"night": 0, "disqualified": list(actions.disqualified)})
-            state.night_actions = NightActions()
-            if self._announce_winner(state, out):
-                return
-            if speakers:
-                state.after_last_words = "day"
-                state.last_words_queue = speakers
-                self._next_last_words(state, out)
-                return
-            self._start_day(state, out)
-            return
-        killed = self._announce_night(state, out)
-        state.previous_heal = actions.heal
+        self._announce_left_at_night(state, out)
+        speakers = list(actions.disqualified) if self.value(self.ruleset.disqualified_speak) else []
+        state.record["nights"].append({"night": 0, "disqualified": list(actions.disqualified)})
         state.night_actions = NightActions()
         if self._announce_winner(state, out):
             return
+        if speakers:
+            state.after_last_words = "day"
+            state.last_words_queue = speakers
+            self._next_last_words(state, out)
+            return
+        self._start_day(state, out)
+
+    def _announce_left_at_night(self, state: GameState, out: list[Effect]) -> None:
+        """Who left the table during the night for a foul or a removal: the morning tells."""
+        for seat in state.night_actions.disqualified:
+            if self.ruleset.cards == "open":
+                role = self._role_value(state.players[seat].role)
+                out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
+            else:
+                out.append(Say("fiim.removed", {"seat": seat}))
+
+    def _morning(self, state: GameState, out: list[Effect]) -> None:
+        """The morning's resolvers in the rule set's order: who left for a foul, the night's
+        kills (after blocks and heals), the public word of a check."""
+        state.timer = None
+        out.append(Say(self.ruleset.morning_phrase))
+        actions = state.night_actions
+        killed: list[Seat] = []
+        for resolver in self.ruleset.morning:
+            if resolver == "left_at_night":
+                self._announce_left_at_night(state, out)
+            elif resolver == "kills":
+                killed = self._resolve_kills(state, out)
+            else:
+                self._announce_checks(state, out, killed)
+        self._record_night(state, killed)
+        speakers = list(actions.disqualified) if self.value(self.ruleset.disqualified_speak) else []
+        for role, spec in self.ruleset.roles.items():  # not the same seat two nights running
+            if spec.action == "heal":
+                state.previous[role] = actions.heal
+            elif spec.action in ("block", "protect"):
+                state.previous[role] = actions.blocks.get(role)
+        state.night_actions = NightActions()
+        for seat in killed:
+            self._depart(state, out, seat, "kill")
+        if self._announce_winner(state, out) or self._announce_draw(state, out):
+            return
         state.after_last_words = "day"
         queue: list[Seat] = []
-        if killed is not None:
-            role = state.players[killed].role
-            if role is Role.COMMISSAR and not self.rules.killed_commissar_last_words:
-                out.append(Say("day.killed_commissar_silent"))
+        for seat in killed:
+            card = self.ruleset.roles.get(state.players[seat].role or Role.CIVILIAN)
+            if card is not None and not self.value(card.killed_speaks):
+                if card.silent:
+                    out.append(Say(card.silent))
             elif self.rules.last_words_after_kill:
-                queue.append(killed)
-        state.last_words_queue = queue + [seat for seat in speakers if seat != killed]
-        if state.last_words_queue:
-            self._next_last_words(state, out)
-        else:
+                queue.append(seat)
+        state.last_words_queue = queue + [seat for seat in speakers if seat not in killed]
+        if not state.last_words_queue:
             self._start_day(state, out)
+            return
+        victim = queue[0] if len(killed) == 1 and queue else None
+        best_move = victim is not None and self._best_move_due(state)
+        if best_move:
+            out.append(Say("fiim.best_move", {"seat": victim}))
+        self._next_last_words(state, out)
+        if best_move:
+            state.best_move_by = victim
 
-    def _announce_night(self, state: GameState, out: list[Effect]) -> Seat | None:
-        """Morning announcements; returns the seat that was killed, if any."""
+    def _healer(self) -> Role:
+        for role, spec in self.ruleset.roles.items():
+            if spec.action == "heal":
+                return role
+        return Role.DOCTOR
+
+    def _agreed_shot(self, state: GameState) -> Seat | None:
+        """The black team's shot: the one entered, or (unanimous) the seat every living black
+        player shot; anything else is a miss."""
         actions = state.night_actions
-        shot = actions.shot
-        killed: Seat | None = None
+        if self.ruleset.agreement != "unanimous":
+            return actions.shot
+        shooters = self._black_seats(state)
+        targets = [target for shooter, target in actions.shots if shooter in shooters]
+        agreed = (
+            bool(shooters)
+            and len(targets) == len(shooters)
+            and len(set(targets)) == 1
+            and targets[0] is not None
+            and state.players[targets[0]].alive
+        )
+        return targets[0] if agreed else None
+
+    def _resolve_kills(self, state: GameState, out: list[Effect]) -> list[Seat]:
+        """Blocks, then heals, then the kills: who dies this night, announced."""
+        actions = state.night_actions
+        shot = self._agreed_shot(state)
+        if self.ruleset.night_record == "shots_checks":
+            out.append(Say("fiim.killed", {"seat": shot}) if shot is not None else Say("fiim.miss"))
+            return [shot] if shot is not None else []
+        if self.ruleset.night_record == "shot_check_heal":
+            if shot is not None and shot in actions.disqualified:
+                # the shot player left for a foul later that night: not a miss, nobody dies
+                out.append(Say("morning.shot_disqualified", {"seat": shot}))
+            elif shot is None or not state.players[shot].alive:
+                out.append(Say("morning.miss"))
+            elif shot == actions.heal:
+                actions.saved = True
+                out.append(Say("morning.saved"))
+            else:
+                out.append(Say("morning.killed", {"seat": shot}))
+                return [shot]
+            return []
+        return self._resolve_city_kills(state, out, shot)
+
+    def _resolve_city_kills(
+        self, state: GameState, out: list[Effect], shot: Seat | None
+    ) -> list[Seat]:
+        """Several killers: a blocked killer's shot does not happen; a healed target lives;
+        an immortal card survives any night kill."""
+        actions = state.night_actions
+        blocked = set(actions.blocks.values())
+        state.vote_blocked = []
+        shots: list[tuple[Role, Seat]] = []
+        black_blocked = any(
+            state.players[seat].role is not None
+            and self.team_of(state.players[seat].role) is Team.BLACK
+            and self.ruleset.roles[state.players[seat].role or Role.CIVILIAN].action == "kill"
+            for seat in blocked
+        ) and self._all_black_killers_blocked(state, blocked)
+        if shot is not None and not black_blocked:
+            shots.append((Role.MAFIA, shot))
+        for role, target in actions.other_kills.items():
+            holder = state.holder(role)
+            if target is not None and holder is not None and holder not in blocked:
+                shots.append((role, target))
+        killed: list[Seat] = []
         saved = False
-        if shot is not None and shot in actions.disqualified:
-            # the shot player left for a foul later that night: not a miss, and nobody dies
-            out.append(Say("morning.shot_disqualified", {"seat": shot}))
-        elif shot is None or not state.players[shot].alive:
-            out.append(Say("morning.miss"))
-        elif shot == actions.heal:
-            saved = True
-            out.append(Say("morning.saved"))
+        for _, target in shots:
+            player = state.players[target]
+            card = self.ruleset.roles.get(player.role or Role.CIVILIAN)
+            if not player.alive or target in killed:
+                continue
+            if target == actions.heal and not self._blocked(state, self._healer(), blocked):
+                saved = True
+                continue
+            if card is not None and card.immortal:
+                saved = True
+                continue
+            killed.append(target)
+        actions.saved = saved
+        actions.killed = list(killed)
+        if len(killed) >= 2:
+            out.append(Say("city.killed_two", {"seats": tuple(sorted(killed))}))
+        elif killed:
+            out.append(Say("city.killed", {"seat": killed[0]}))
+        elif saved:
+            out.append(Say("city.saved"))
         else:
-            killed = shot
-            out.append(Say("morning.killed", {"seat": shot}))
+            out.append(Say("city.nobody_killed"))
+        for seat in sorted(blocked):
+            if state.players[seat].alive and seat not in killed:
+                state.vote_blocked.append(seat)
+                out.append(Say("city.blocked", {"seat": seat}))
+        return sorted(killed)
+
+    def _all_black_killers_blocked(self, state: GameState, blocked: set[Seat]) -> bool:
+        """The black team's shot fails when the client is its only shooter left."""
+        shooters = [
+            seat
+            for seat in self._black_seats(state)
+            if self.ruleset.roles[state.players[seat].role or Role.CIVILIAN].action == "kill"
+        ]
+        return bool(shooters) and all(seat in blocked for seat in shooters)
+
+    def _blocked(self, state: GameState, role: Role, blocked: set[Seat]) -> bool:
+        holder = state.holder(role)
+        return holder is not None and holder in blocked
+
+    def _announce_checks(self, state: GameState, out: list[Effect], killed: list[Seat]) -> None:
+        """The club's Commissar's find is told to the town (unless he was killed)."""
+        actions = state.night_actions
+        check = actions.checks.get(Role.COMMISSAR)
         commissar = state.holder(Role.COMMISSAR)
-        commissar_heard = (
-            actions.check is not None
+        heard = (
+            check is not None
             and commissar is not None
-            and commissar != killed
+            and commissar not in killed
             and state.players[commissar].alive
         )
-        if commissar_heard and actions.check is not None:
-            found = state.players[actions.check].role is Role.MAFIA
+        actions.check_announced = heard
+        if heard and check is not None:
+            found = state.players[check].role is Role.MAFIA
             out.append(Say("morning.commissar_found" if found else "morning.commissar_not_found"))
-        checked_mafia = (
-            None if actions.check is None else state.players[actions.check].role is Role.MAFIA
-        )
-        state.record["nights"].append(
-            {
-                "night": state.night,
-                "shot": shot,
-                "check": actions.check,
-                "check_found_mafia": checked_mafia,
-                "check_announced": commissar_heard,
-                "heal": actions.heal,
-                "saved": saved,
-                "killed": killed,
-                "disqualified": list(actions.disqualified),
-            }
-        )
-        if killed is not None:
-            self._depart(state, out, killed, "kill")
-        return killed
+
+    def _record_night(self, state: GameState, killed: list[Seat]) -> None:
+        actions = state.night_actions
+        players = state.players
+        if self.ruleset.night_record == "shots_checks":
+            don_check = actions.checks.get(Role.DON)
+            sheriff_check = actions.checks.get(Role.SHERIFF)
+            state.record["nights"].append(
+                {
+                    "night": state.night,
+                    "shots": {seat_key(shooter): target for shooter, target in actions.shots},
+                    "shot": killed[0] if killed else None,
+                    "killed": killed[0] if killed else None,
+                    "don_check": don_check,
+                    "don_found_sheriff": (
+                        None if don_check is None else players[don_check].role is Role.SHERIFF
+                    ),
+                    "sheriff_check": sheriff_check,
+                    "sheriff_found_black": (
+                        None
+                        if sheriff_check is None
+                        else self.team_of(players[sheriff_check].role) is Team.BLACK
+                    ),
+                    "disqualified": list(actions.disqualified),
+                }
+            )
+            return
+        check = actions.checks.get(Role.COMMISSAR)
+        checked_mafia = None if check is None else players[check].role is Role.MAFIA
+        night: dict[str, Any] = {
+            "night": state.night,
+            "shot": self._agreed_shot(state),
+            "check": check,
+            "check_found_mafia": checked_mafia,
+            "check_announced": actions.check_announced,
+            "heal": actions.heal,
+            "saved": actions.saved,
+            "killed": killed[0] if killed else None,
+            "disqualified": list(actions.disqualified),
+        }
+        if self.ruleset.night_record == "actions":
+            night["kills"] = {role.value: target for role, target in actions.other_kills.items()}
+            night["checks"] = {role.value: seat for role, seat in actions.checks.items()}
+            night["blocks"] = {role.value: seat for role, seat in actions.blocks.items()}
+            night["killed_all"] = list(killed)
+        state.record["nights"].append(night)  # type: ignore[arg-type]
+
+    def _black_seats(self, state: GameState) -> list[Seat]:
+        return [
+            seat
+            for seat in state.living()
+            if self.team_of(state.players[seat].role) is Team.BLACK
+            and state.players[seat].role is not None
+        ]
 
     # ------------------------------------------------------------------ departures
 
+    @staticmethod
+    def _role_value(role: Role | None) -> str:
+        return (role or Role.CIVILIAN).value
+
     def _depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
         """The player leaves the table (``how``: vote, kill, disqualified, removed): recorded
-        the same way by every rule set, announced in the rule set's words."""
+        the same way by every rule set, announced as its cards are shown."""
         player = state.players[seat]
         player.alive = False
         player.left_how = how
-        state.record["departures"].append(
-            {"seat": seat, "role": _role_value(player.role), "how": how, "day": state.day,
-             "night": state.night, "phase": state.phase.value}
-        )  # fmt: skip
+        state.record["departures"] = [
+            *state.record["departures"],
+            {"seat": seat, "role": self._role_value(player.role), "how": how, "day": state.day,
+             "night": state.night, "phase": state.phase.value},
+        ]  # fmt: skip
         self._announce_departure(state, out, seat, how)
 
     def _announce_departure(
         self, state: GameState, out: list[Effect], seat: Seat, how: str
     ) -> None:
-        """The club rules say the role of whoever leaves (RULES.md)."""
         player = state.players[seat]
+        if self.ruleset.cards == "closed":  # the card stays hidden (MR 7.24, 8.5)
+            if how == "vote":
+                out.append(Say("fiim.leaves", {"seat": seat}))
+            elif how != "kill" and not state.phase.is_night:  # the morning tells of these
+                out.append(Say("fiim.removed", {"seat": seat}))
+            if seat in state.speech_lost:
+                state.speech_lost = [s for s in state.speech_lost if s != seat]
+            return
         if how == "disqualified" and state.phase.is_night:
             return  # announced in the morning: at night the host never speaks a seat number
         if player.role is None:  # the acquaintance round: the host has not learnt the roles yet
             out.append(Say("foul.disqualified_card", {"seat": seat}))
             return
+        if self.ruleset.cards == "half_closed":  # the team is told, not the card
+            team = self.team_of(player.role).value
+            key = "city.disqualified_team" if how == "disqualified" else "city.leaves_team"
+            out.append(Say(key, {"seat": seat, "team": team}))
+            return
         key = "foul.disqualified" if how == "disqualified" else "day.leaves"
-        out.append(Say(key, {"seat": seat, "role": _role_value(player.role)}))
+        out.append(Say(key, {"seat": seat, "role": self._role_value(player.role)}))
 
     def _announce_winner(self, state: GameState, out: list[Effect]) -> bool:
+        """The result is fixed at the departure; where the rules give the last to leave their
+        minute first (MR 8.19.1), the winner is announced after it."""
+        if state.after_last_words == "end":
+            return True  # decided already: a foul in the final minute changes nothing
         winner = self.winner(state)
         if winner is None:
             return False
+        final = self._final_words(state)
+        if not final:
+            self._declare(state, out, winner)
+            return True
+        self._stop_timer(state, out)
+        state.vote_settling = None
+        state.pending_winner = winner
+        state.after_last_words = "end"
+        state.last_words_queue = final
+        self._next_last_words(state, out)
+        return True
+
+    def _final_words(self, state: GameState) -> list[Seat]:
+        """Who speaks before the winner is announced: those who just left by the vote or the
+        night's kill; nobody after a removal (MR 8.19.1, 9.7)."""
+        departures = state.record["departures"]
+        if not self.value(self.ruleset.final_words) or not departures:
+            return []
+        last = departures[-1]
+        if last["how"] not in ("vote", "kill"):
+            return []
+        return [
+            d["seat"]
+            for d in departures
+            if (d["how"], d["day"], d["night"]) == (last["how"], last["day"], last["night"])
+        ]
+
+    def _declare(self, state: GameState, out: list[Effect], winner: Team) -> None:
         self._stop_timer(state, out)
         state.vote_settling = None  # a foul during the pause after a count can end the game
         state.phase = Phase.GAME_OVER
         state.winner = winner
         state.record["winner"] = winner.value
-        out.append(Say("game.red_wins" if winner is Team.RED else "game.black_wins"))
+        if self.ruleset.scores == "fiim":
+            state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
+        key = {Team.RED: "game.red_wins", Team.BLACK: "game.black_wins"}.get(winner)
+        out.append(Say(key or "city.maniac_wins"))
         out.append(GameOver(winner))
+
+    def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
+        """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which
+        nobody left, the game is a draw (``fiim.draw_after_nights``; 0: never)."""
+        if self.ruleset.draw_after is None:
+            return False
+        now = len(state.record["departures"])
+        quiet_night = now == state.departures_at_dusk
+        quiet_day = state.departures_at_dusk == state.departures_at_morning
+        state.departures_at_morning = now
+        if not quiet_night:
+            state.quiet_rounds = 0
+            return False
+        state.quiet_rounds = state.quiet_rounds + 1 if quiet_day and state.night > 1 else 1
+        limit = self.value(self.ruleset.draw_after)
+        if limit <= 0 or state.quiet_rounds < limit:
+            return False
+        self._stop_timer(state, out)
+        state.phase = Phase.GAME_OVER
+        state.winner = None
+        state.record["winner"] = "draw"
+        if self.ruleset.scores == "fiim":
+            state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
+        out.append(Say("fiim.draw", {"nights": limit}))
+        out.append(GameOver(None))
         return True
 
     # ------------------------------------------------------------------ day
@@ -649,12 +1116,18 @@ class Engine:
         state.nominations = {}
         state.candidates = []
         state.vote_round = 1
-        state.record["days"].append(
+        state.record["days"] = [
+            *state.record["days"],
             {"day": state.day, "nominations": {}, "candidates": [], "votes": [],
-             "third_vote": None, "left": []}
-        )  # fmt: skip
+             "third_vote": None, "left": []},
+        ]  # fmt: skip
 
     def _start_day(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.day_opening == "speeches":
+            self._open_day(state, Phase.NOMINATION)  # speeches at once (MR 6.1 to 6.3.1)
+            self._order_speakers(state)
+            self._next_nomination_speaker(state, out)
+            return
         self._open_day(state, Phase.DISCUSSION)
         seconds = self.timers.discussion_seconds
         out.append(self._discussion_phrase())
@@ -662,41 +1135,76 @@ class Engine:
         self._start_timer(state, out, TimerKind.DISCUSSION, seconds, self._speech_warning())
 
     def _day_record(self, state: GameState) -> DayRecord:
-        return state.record["days"][-1]
+        """Today's record, copied before it is changed (earlier states share the old one)."""
+        days = state.record["days"]
+        if not state.owns_day:
+            days = [*days[:-1], dict(days[-1])]  # type: ignore[list-item]
+            today = days[-1]
+            today["nominations"] = dict(today["nominations"])
+            today["candidates"] = list(today["candidates"])
+            today["votes"] = list(today["votes"])
+            today["left"] = list(today["left"])
+            state.record["days"] = days
+            state.owns_day = True
+        return days[-1]
 
     def _first_speaker(self, state: GameState) -> Seat:
         living = state.living()
         previous = state.first_speaker
-        if not self.rules.rotate_first_speaker or previous is None:
+        if not self.value(self.ruleset.rotate_first_speaker) or previous is None:
             return living[0]
         later = [seat for seat in living if seat > previous]
         return later[0] if later else living[0]
 
-    def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
-        state.phase = Phase.NOMINATION
+    def _order_speakers(self, state: GameState) -> None:
         first = self._first_speaker(state)
         state.first_speaker = first
         living = state.living()
         start = living.index(first)
         state.speakers = living[start:] + living[:start]
-        one_black = state.living_of(Team.BLACK) == 1
+
+    def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
+        state.phase = Phase.NOMINATION
+        self._order_speakers(state)
+        one_black = self.living_of(state, Team.BLACK) == 1
         out.append(Say("day.nominations_one" if one_black else "day.nominations"))
         self._next_nomination_speaker(state, out)
 
     def _nomination_limit(self, state: GameState) -> int:
-        return 1 if state.living_of(Team.BLACK) == 1 else 2
+        return 1 if self.living_of(state, Team.BLACK) == 1 else 2
 
     def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
+        """The next speaker; a speech a third foul took (MR 9.5.1) is said to be lost (at three
+        or four players a short one instead), and a nomination is still waited for briefly."""
+        state.lost_speech = state.short_speech = None
         while state.speakers and not state.players[state.speakers[0]].alive:
             state.speakers.pop(0)
         if not state.speakers:
             state.current_speaker = None
             self._announce_candidates(state, out)
             return
-        self._give_floor(state, out, state.speakers.pop(0), TimerKind.NOMINATION_SPEECH)
+        if state.speakers[0] not in state.speech_lost:
+            self._give_floor(state, out, state.speakers.pop(0), TimerKind.NOMINATION_SPEECH)
+            return
+        seat = state.speakers.pop(0)
+        state.speech_lost = [s for s in state.speech_lost if s != seat]
+        fiim = self.settings.fiim
+        short = len(state.living()) <= 4
+        key = "fiim.short_speech" if short else "fiim.speech_skipped"
+        seconds = fiim.short_speech_seconds if short else fiim.skipped_speech_seconds
+        state.current_speaker = seat
+        state.lost_speech = None if short else seat
+        state.short_speech = seat if short else None
+        out.append(Say(key, {"seat": seat}))
+        state.speech_running = True
+        warning = self._speech_warning() if short else None
+        self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
 
     def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
         speaker = state.current_speaker
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._nominate_in_speech(state, speaker, seats, out)
+            return
         if speaker is None:
             raise RuleViolation("not_now", phase=state.phase.value)
         if not seats:
@@ -720,7 +1228,33 @@ class Engine:
         if not state.speech_running:
             self._next_nomination_speaker(state, out)
 
+    def _nominate_in_speech(
+        self, state: GameState, speaker: Seat | None, seats: tuple[Seat, ...], out: list[Effect]
+    ) -> None:
+        """MR 7.2 to 7.6: during one's own speech, at most one seat, not one already up; the
+        host confirms it aloud."""
+        if speaker is None or not state.speech_running:
+            raise RuleViolation("fiim_nominate_in_speech")
+        self._exactly(seats, 1)
+        seat = seats[0]
+        self._validate_seat(state, seat)
+        if state.nominations.get(speaker):
+            raise RuleViolation("fiim_one_nomination", seat=speaker)
+        if seat in self._nominated(state):
+            raise RuleViolation("fiim_already_nominated", seat=seat)
+        state.nominations[speaker] = [seat]
+        self._day_record(state)["nominations"][seat_key(speaker)] = [seat]
+        out.append(Say("day.nomination_accepted", {"seat": seat}))
+
+    @staticmethod
+    def _nominated(state: GameState) -> list[Seat]:
+        """The nominated seats in the order they were nominated."""
+        return [seat for nominees in state.nominations.values() for seat in nominees]
+
     def _announce_candidates(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._candidates_in_nomination_order(state, out)
+            return
         tally: Counter[Seat] = Counter()
         for nominees in state.nominations.values():
             tally.update(seat for seat in nominees if state.players[seat].alive)
@@ -738,6 +1272,25 @@ class Engine:
         state.speakers = list(candidates)
         self._next_defence(state, out)
 
+    def _candidates_in_nomination_order(self, state: GameState, out: list[Effect]) -> None:
+        candidates = [seat for seat in self._nominated(state) if state.players[seat].alive]
+        state.candidates = candidates
+        self._day_record(state)["candidates"] = list(candidates)
+        if state.vote_cancelled_day == state.day:  # a removal cancelled it (MR 9.8)
+            self._cancel_vote(state, out)
+        elif not candidates:
+            out.append(Say("fiim.no_nominations"))
+            self._begin_night(state, out)
+        elif (
+            len(candidates) == 1
+            and state.day == 1
+            and self.settings.fiim.first_day_single_nominee == "no_vote"
+        ):
+            out.append(Say("fiim.single_no_vote", {"seat": candidates[0]}))  # MR 7.16.1
+            self._begin_night(state, out)
+        else:
+            self._start_vote(state, out)
+
     def _next_defence(self, state: GameState, out: list[Effect]) -> None:
         state.phase = Phase.DEFENCE
         while state.speakers and not state.players[state.speakers[0]].alive:
@@ -750,6 +1303,18 @@ class Engine:
 
     # ------------------------------------------------------------------ votes
 
+    def _rest_to_last(self) -> bool:
+        return self.ruleset.vote == "nomination_order_rest_to_last"
+
+    def _vote_start_key(self, state: GameState) -> str:
+        if not self._rest_to_last():
+            return "day.vote_start"
+        return "fiim.vote_start" if state.vote_round == 1 else "fiim.revote_start"
+
+    def _voters(self, state: GameState) -> list[Seat]:
+        """Who votes today: the living, less a client the «путана» blocked for the day."""
+        return [seat for seat in state.living() if seat not in state.vote_blocked]
+
     def _start_vote(self, state: GameState, out: list[Effect]) -> None:
         state.candidates = [seat for seat in state.candidates if state.players[seat].alive]
         state.vote_counts = {}
@@ -758,21 +1323,31 @@ class Engine:
         if not state.candidates:
             self._begin_night(state, out)
             return
+        if len(state.candidates) == 1 and self._rest_to_last():
+            # Every vote not cast goes to the last candidate (MR 7.13): the lone one leaves.
+            seat = state.candidates[0]
+            out.append(Say("fiim.single_leaves", {"seat": seat}))
+            state.vote_counts = {seat: len(state.living())}
+            self._finish_vote(state, out)
+            return
         state.phase = Phase.VOTE
         if len(state.candidates) == 1:
             # A lone candidate: every other player's vote can only go against them.
             seat = state.candidates[0]
             out.append(Say("day.vote_start_single", {"seat": seat}))
-            state.vote_counts = {seat: len(state.living()) - 1}
+            voters = self._voters(state)
+            state.vote_counts = {seat: len(voters) - (1 if seat in voters else 0)}
             out.append(Say("day.vote_result", {"seat": seat, "votes": state.vote_counts[seat]}))
             self._finish_vote(state, out)
             return
-        out.append(Say("day.vote_start", {"seats": tuple(state.candidates)}))
+        out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
         out.append(Say("day.vote_for", {"seat": state.candidates[0]}))
 
     def _vote_room(self, state: GameState) -> int:
-        voters = len(state.living())
+        voters = len(self._voters(state))
         counted = sum(state.vote_counts.values())
+        if self._rest_to_last():
+            return voters - counted
         return min(voters - 1, voters - counted)
 
     def _on_vote_count(self, state: GameState, event: VoteCount, out: list[Effect]) -> None:
@@ -784,14 +1359,14 @@ class Engine:
         if state.phase is not Phase.VOTE:
             raise RuleViolation("not_now", phase=state.phase.value)
         count = event.count
-        voters = len(state.living())
+        voters = len(self._voters(state))
         candidate = state.candidates[state.vote_index]
         counted = sum(state.vote_counts.values())
         if count < 0:
             raise RuleViolation("negative_count")
         if count > voters:  # more hands than people at the table: a typo, not a self-vote
             raise RuleViolation("votes_exceed_table", count=count, voters=voters)
-        if count > voters - 1:
+        if count > voters - 1 and not self._rest_to_last():
             raise RuleViolation("self_vote", seat=candidate, limit=voters - 1)
         if counted + count > voters:
             raise RuleViolation("votes_exceed_voters", total=counted + count, voters=voters)
@@ -801,15 +1376,24 @@ class Engine:
         if state.vote_index < len(state.candidates) - 1:
             out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
             return
+        if self._rest_to_last():
+            # MR 7.8 to 7.13: anyone may vote against anyone; the votes not cast go to the
+            # last candidate, who is not asked
+            last = state.candidates[-1]
+            state.vote_counts[last] = voters - counted - count
+            out.append(Say("fiim.vote_rest", {"seat": last, "votes": state.vote_counts[last]}))
+            self._settle(state, out, "vote")
+            return
         self._count_last_candidate(state, out)
 
     def _count_last_candidate(self, state: GameState, out: list[Effect]) -> None:
         """The remainder goes to the last candidate; their own lost vote goes to the one before."""
-        voters = len(state.living())
+        voters = self._voters(state)
         last = state.candidates[-1]
-        remainder = voters - sum(state.vote_counts.values())
+        remainder = len(voters) - sum(state.vote_counts.values())
         moved_to: Seat | None = None
-        if remainder > voters - 1:
+        own = 1 if last in voters else 0
+        if remainder > len(voters) - own:
             moved_to = state.candidates[-2]
             state.vote_counts[moved_to] += 1
             remainder -= 1
@@ -837,12 +1421,32 @@ class Engine:
         else:
             self._finish_vote(state, out)
 
+    def _lift_all(self) -> bool:
+        return self.ruleset.ties == "revote_while_leaders_change_then_lift_all"
+
     def _finish_vote(self, state: GameState, out: list[Effect]) -> None:
         counts = dict(state.vote_counts)
-        self._day_record(state)["votes"].append(
+        day = self._day_record(state)
+        day["votes"].append(
             {"round": state.vote_round, "counts": {seat_key(s): n for s, n in counts.items()}}
         )
         top = max(counts.values())
+        if self._lift_all():
+            # MR 7.15 to 7.20: the most votes leaves; a tie speaks again and revotes, and again
+            # while the number of leaders changes; the same number twice puts «поднять всех»
+            leaders = [seat for seat in state.candidates if counts.get(seat) == top]
+            if len(leaders) == 1:
+                self._voted_out(state, out, leaders)
+            elif state.vote_round == 1 or len(leaders) != len(state.candidates):
+                state.vote_round += 1
+                state.candidates = leaders
+                out.append(Say("fiim.tie", {"seats": tuple(leaders)}))
+                state.speakers = list(leaders)
+                self._next_defence(state, out)
+            else:
+                out.append(Say("fiim.tie_again", {"seats": tuple(leaders)}))
+                self._start_third_vote(state, out)
+            return
         leaders = sorted(seat for seat, count in counts.items() if count == top)
         # «Голоса разделились поровну» only when every candidate has as many votes as the others;
         # at 4-4-2 the two leaders go on alone.
@@ -864,21 +1468,47 @@ class Engine:
                 out.append(Say("day.tie_again_leaders", {"seats": tuple(leaders)}))
             self._start_third_vote(state, out)
 
+    def _no_third_vote(self, state: GameState, out: list[Effect], phrase: str, four: bool) -> None:
+        out.append(Say(phrase))
+        self._day_record(state)["third_vote"] = {
+            "candidates": list(state.candidates), "votes_for": None, "voters": None,
+            "outcome": "all_stay", "four_players": four,
+        }  # fmt: skip
+        self._begin_night(state, out)
+
     def _start_third_vote(self, state: GameState, out: list[Effect]) -> None:
-        if len(state.living()) == 4 and self.rules.four_players_skip_third_vote:
-            out.append(Say("day.four_players"))
-            self._day_record(state)["third_vote"] = {
-                "candidates": list(state.candidates), "votes_for": None, "voters": None,
-                "outcome": "all_stay", "four_players": True,
-            }  # fmt: skip
-            self._begin_night(state, out)
+        living, tied = len(state.living()), len(state.candidates)
+        if self._lift_all():
+            # «Поднять всех» (MR 7.17), unless the rules bar it for this table (MR 7.21 to 7.23)
+            fiim = self.settings.fiim
+            if tied == living:
+                self._no_third_vote(state, out, "fiim.lift_whole_table", False)  # MR 7.21.1
+                return
+            if living == 9 and tied == 3 and not fiim.lift_three_of_nine:
+                self._no_third_vote(state, out, "fiim.lift_three_of_nine", False)  # MR 7.23.2
+                return
+            if living == 4 and tied == 2 and not fiim.lift_two_of_four:
+                self._no_third_vote(state, out, "fiim.lift_two_of_four", False)  # MR 7.22.2
+                return
+        elif living == 4 and self.rules.four_players_skip_third_vote:
+            self._no_third_vote(state, out, "day.four_players", True)
             return
         state.phase = Phase.THIRD_VOTE
-        out.append(Say("day.third_vote_start", {"seats": tuple(state.candidates)}))
-        out.append(Say("day.third_vote"))
+        out.extend(self._third_vote_question(state, again=False))
+
+    def _third_vote_question(self, state: GameState, *, again: bool) -> list[Say]:
+        """«Кто за то, чтобы все покинули стол?» (the FIIM words: «поднять всех»)."""
+        seats = {"seats": tuple(state.candidates)}
+        if self._lift_all():
+            return [Say("fiim.lift_question", seats)]
+        if again:
+            return [Say("day.third_vote")]
+        return [Say("day.third_vote_start", seats), Say("day.third_vote")]
 
     def _third_vote_voters(self, state: GameState) -> int:
-        return len([seat for seat in state.living() if seat not in state.candidates])
+        if self._lift_all():
+            return len(state.living())  # every living player answers yes or no
+        return len([seat for seat in self._voters(state) if seat not in state.candidates])
 
     def _third_vote_count(self, state: GameState, count: int, out: list[Effect]) -> None:
         voters = self._third_vote_voters(state)
@@ -892,9 +1522,11 @@ class Engine:
 
     def _all_leave(self, votes_for: int, voters: int) -> bool:
         """Whether the third vote sends every candidate away: a majority, or half when the club
-        settles a tie that way (rules.third_vote_tie)."""
+        settles a tie that way (rules.third_vote_tie; never under MR 7.17)."""
         return 2 * votes_for > voters or (
-            2 * votes_for == voters and self.rules.third_vote_tie == "all_leave"
+            2 * votes_for == voters
+            and not self._lift_all()
+            and self.rules.third_vote_tie == "all_leave"
         )
 
     def _finish_third_vote(self, state: GameState, out: list[Effect]) -> None:
@@ -913,7 +1545,9 @@ class Engine:
             self._begin_night(state, out)
 
     def _voted_out(self, state: GameState, out: list[Effect], seats: list[Seat]) -> None:
-        # Candidates sent away by one vote leave together: one departure, one win check.
+        # Candidates sent away by one vote leave together: one departure, one win check. A
+        # player removed during the pause after the count has left already (MR 9.8).
+        seats = [seat for seat in seats if state.players[seat].alive]
         for seat in seats:
             self._depart(state, out, seat, "vote")
             self._day_record(state)["left"].append(seat)
@@ -927,6 +1561,12 @@ class Engine:
             self._begin_night(state, out)
 
     def _next_last_words(self, state: GameState, out: list[Effect]) -> None:
+        state.best_move_by = None  # the victim's minute is over: no best move after it
+        if state.after_last_words == "end" and not state.last_words_queue:
+            state.current_speaker = None
+            assert state.pending_winner is not None  # set with "end"
+            self._declare(state, out, state.pending_winner)
+            return
         state.phase = Phase.LAST_WORDS
         if not state.last_words_queue:
             state.current_speaker = None
@@ -949,20 +1589,47 @@ class Engine:
 
     def _floor(self, kind: TimerKind) -> tuple[str, float]:
         """The announcement and the length of a timed speech."""
-        return {
-            TimerKind.ACQUAINTANCE_SPEECH: (
-                "acquaintance.speech",
-                self.timers.acquaintance_seconds,
-            ),
-            TimerKind.NOMINATION_SPEECH: (
-                "day.speech_nomination",
-                self.timers.nomination_speech_seconds,
-            ),
-            TimerKind.DEFENCE_SPEECH: ("day.defence", self.timers.defence_speech_seconds),
-            TimerKind.LAST_WORDS: ("day.last_words", self.timers.last_words_seconds),
-        }[kind]
+        phrase, seconds = self.ruleset.speeches[SPEECH_KINDS[kind]]
+        return phrase, self.value(seconds)
 
-    # ------------------------------------------------------------------ fouls
+    # ------------------------------------------------------------------ the best move (MR 8.17)
+
+    def _best_move_due(self, state: GameState) -> bool:
+        """The first night's victim, unless two or more left by the vote on day 1."""
+        days = state.record["days"]
+        return (
+            bool(self.value(self.ruleset.best_move))
+            and state.night == 1
+            and not (days and len(days[0]["left"]) >= 2)
+            and state.record.get("best_move") is None
+        )
+
+    @staticmethod
+    def _best_move_open(state: GameState) -> bool:
+        return (
+            state.best_move_by is not None
+            and state.phase is Phase.LAST_WORDS
+            and state.current_speaker == state.best_move_by
+            and state.speech_running
+        )
+
+    def _best_move(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+        """Three different seats other than the victim's own; recorded, scored, said aloud."""
+        self._exactly(seats, 3)
+        victim = state.best_move_by
+        assert victim is not None  # _best_move_open
+        for index, seat in enumerate(seats):
+            self._validate_seat(state, seat, alive=False)
+            if seat == victim:
+                raise RuleViolation("fiim_best_move_self", seat=seat)
+            if seat in seats[:index]:
+                raise RuleViolation("duplicate_seats", seat=seat)
+        black = sum(1 for seat in seats if self.team_of(state.players[seat].role) is Team.BLACK)
+        state.record["best_move"] = {"seat": victim, "seats": list(seats), "black": black}
+        state.best_move_by = None
+        out.append(Say("fiim.best_move_taken", {"seat": victim, "seats": seats}))
+
+    # ------------------------------------------------------------------ fouls, removal
 
     def _count_foul(self, state: GameState, seat: Seat) -> bool:
         """One more foul for ``seat``, recorded; True when it sends the player away."""
@@ -970,25 +1637,42 @@ class Engine:
         player = state.players[seat]
         player.fouls += 1
         leaves = self._foul_sends_away(state, player.fouls)
-        state.record["fouls"].append(
+        state.record["fouls"] = [
+            *state.record["fouls"],
             {"seat": seat, "day": state.day, "night": state.night, "phase": state.phase.value,
-             "count": player.fouls, "disqualified": leaves}
-        )  # fmt: skip
+             "count": player.fouls, "disqualified": leaves},
+        ]  # fmt: skip
         return leaves
 
+    def _fiim_fouls(self) -> bool:
+        return self.ruleset.fouls == "third_costs_speech_limit_removes"
+
     def _foul_sends_away(self, state: GameState, fouls: int) -> bool:
-        """The club rules: a foul at night (rules.night_foul_disqualifies) or the last one."""
-        night = state.phase.is_night
+        if self._fiim_fouls():
+            return fouls >= self.settings.fiim.fouls_to_remove  # MR 9.7: day or night
+        night = state.phase.is_night  # the club: a foul at night, or the last one
         return (night and self.rules.night_foul_disqualifies) or (
             fouls >= self.rules.fouls_to_disqualify
         )
 
     def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
         seat = event.seat
-        disqualified = self._count_foul(state, seat)
+        sent_away = self._count_foul(state, seat)
         player = state.players[seat]
-        night = state.phase.is_night
-        if not disqualified:
+        night = state.phase.is_night  # at night no seat number is spoken
+        if self._fiim_fouls():
+            # MR 9.5 to 9.7: warnings; the one before the limit costs the next speech
+            if sent_away:
+                self._remove(state, seat, out)
+                return
+            if not night:
+                out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
+            if player.fouls == self.settings.fiim.fouls_to_remove - 1:
+                state.speech_lost = [*state.speech_lost, seat]
+                if not night:
+                    out.append(Say("fiim.speech_lost", {"seat": seat}))
+            return
+        if not sent_away:
             if not night:
                 out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
             return
@@ -1001,31 +1685,112 @@ class Engine:
         self._depart(state, out, seat, "disqualified")
         if self._announce_winner(state, out):
             return
-        if self.rules.disqualified_last_words:
+        if self.value(self.ruleset.disqualified_speak):
             state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
 
     def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
-        """The club rules disqualify by fouls only (RULES.md); removal at once is FIIM's."""
-        raise RuleViolation("remove_not_in_club", seat=event.seat)
+        """MR 10.11 to 10.20: the gravest faults remove a player at once (where the rules
+        remove; the club's disqualify by fouls only)."""
+        if not self.ruleset.removal:
+            raise RuleViolation("remove_not_in_club", seat=event.seat)
+        self._validate_seat(state, event.seat)
+        self._remove(state, event.seat, out)
 
     def _on_team_loss(self, state: GameState, event: TeamLoss, out: list[Effect]) -> None:
-        """A team's loss by the referee's decision is a FIIM penalty (MR 10.21 to 10.24)."""
-        raise RuleViolation("team_loss_not_in_club", seat=event.seat)
+        """MR 10.21 to 10.24: the gravest faults (deliberate peeking, help from the audience,
+        oaths, blackmail, threats, bribes, bets) cost the player's whole team the game. It is
+        the referee's decision and ends the game at once, so it must be confirmed; the player
+        is penalised ``fiim.score_team_loss``. A player who has left can still cause it."""
+        seat = event.seat
+        if not self.ruleset.team_loss:
+            raise RuleViolation("team_loss_not_in_club", seat=seat)
+        self._validate_seat(state, seat, alive=False)
+        role = state.players[seat].role
+        if role is None or not state.record["roles"]:
+            raise RuleViolation("team_loss_before_morning", seat=seat)
+        if not event.confirmed:
+            raise RuleViolation("team_loss_confirm", seat=seat)
+        loser = self.team_of(role)
+        state.record["team_loss"] = {
+            "seat": seat, "team": loser.value, "day": state.day, "night": state.night,
+            "phase": state.phase.value,
+        }  # fmt: skip
+        out.append(Say("fiim.team_loss", {"seat": seat}))
+        self._declare(state, out, Team.RED if loser is Team.BLACK else Team.BLACK)
+
+    def _remove(self, state: GameState, seat: Seat, out: list[Effect]) -> None:
+        """The player leaves at once without a last word (MR 9.7); at night the morning says
+        so; by day the vote is cancelled as MR 9.8 says."""
+        decided = self._vote_decided(state)
+        leaving = seat in self._leaving(state) if decided else False
+        self._depart(state, out, seat, "removed")
+        if state.phase.is_night:
+            state.night_actions.disqualified.append(seat)
+            if self.winner(state) is not None:
+                self._end_night_with_win(state, out)
+            return
+        if self._announce_winner(state, out):
+            return
+        if seat in state.candidates and not decided:
+            state.candidates.remove(seat)
+        if not self.settings.fiim.removal_cancels_vote:
+            self._after_day_departure(state, out, seat)
+            return
+        if decided:
+            if not leaving:
+                state.vote_cancelled_day = state.day + 1
+            return
+        state.vote_cancelled_day = state.day
+        phase = state.phase
+        if phase is Phase.NOMINATION:
+            if state.current_speaker == seat:
+                self._stop_timer(state, out)
+                self._next_nomination_speaker(state, out)
+        elif phase in (Phase.DEFENCE, Phase.VOTE, Phase.THIRD_VOTE):
+            self._stop_timer(state, out)
+            self._cancel_vote(state, out)
+
+    @staticmethod
+    def _vote_decided(state: GameState) -> bool:
+        """The day's result is known: counted and pausing, or its last words (MR 9.8)."""
+        return state.vote_settling is not None or state.phase is Phase.LAST_WORDS
+
+    @staticmethod
+    def _leaving(state: GameState) -> list[Seat]:
+        """Who the counted vote sends away (empty when it ties or keeps them)."""
+        if state.vote_settling == "third":
+            return list(state.candidates) if 2 * state.third_vote_for > len(state.living()) else []
+        if state.vote_settling == "vote" and state.vote_counts:
+            top = max(state.vote_counts.values())
+            leaders = [seat for seat, count in state.vote_counts.items() if count == top]
+            return leaders if len(leaders) == 1 else []
+        return []
+
+    def _cancel_vote(self, state: GameState, out: list[Effect]) -> None:
+        state.vote_settling = None
+        state.vote_cancelled_day = None
+        self._day_record(state)["vote_cancelled"] = True
+        out.append(Say("fiim.vote_cancelled"))
+        self._begin_night(state, out)
 
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
-        """A disqualification at night decided the game: the town wakes now and hears it."""
+        """A departure at night decided the game: the town wakes now and hears it."""
         self._stop_timer(state, out)
-        out.append(Say("morning.city_wakes"))
-        actions = state.night_actions
-        for seat in actions.disqualified:
-            role = _role_value(state.players[seat].role)
-            out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
-        state.record["nights"].append(
-            {"night": state.night, "shot": None, "check": None, "check_found_mafia": None,
-             "check_announced": False, "heal": None, "saved": False, "killed": None,
-             "disqualified": list(actions.disqualified), "ended_by_win": True}
-        )  # fmt: skip
+        out.append(Say(self.ruleset.morning_phrase))
+        self._announce_left_at_night(state, out)
+        removed = list(state.night_actions.disqualified)
+        if self.ruleset.night_record == "shots_checks":
+            state.record["nights"].append(
+                {"night": state.night, "disqualified": removed, "killed": None,
+                 "ended_by_win": True}
+            )  # fmt: skip
+        else:
+            state.record["nights"].append(
+                {"night": state.night, "shot": None, "check": None, "check_found_mafia": None,
+                 "check_announced": False, "heal": None, "saved": False, "killed": None,
+                 "disqualified": removed, "ended_by_win": True}
+            )  # fmt: skip
         state.night_actions = NightActions()
         self._announce_winner(state, out)
 
@@ -1055,27 +1820,6 @@ class Engine:
             else:
                 out.append(Say("day.third_vote"))  # the voters changed: the vote starts again
 
-    # ------------------------------------------------------------------ resume
-
-    def _opening_phrase(self, state: GameState) -> Say | None:
-        phase = state.phase
-        if phase in REGISTRATION_STEPS or phase in NIGHT_STEPS:
-            return Say(self._wake_key(phase))
-        speaker = state.current_speaker
-        if phase is Phase.ACQUAINTANCE and speaker is not None:
-            return Say("acquaintance.speech", {"seat": speaker})
-        if phase is Phase.NOMINATION and speaker is not None and state.speech_running:
-            return Say("day.speech_nomination", {"seat": speaker})
-        if phase is Phase.DEFENCE and speaker is not None:
-            return Say("day.defence", {"seat": speaker})
-        if phase is Phase.LAST_WORDS and speaker is not None:
-            return Say("day.last_words", {"seat": speaker})
-        if phase is Phase.THIRD_VOTE and state.vote_settling is None:
-            return Say("day.third_vote")  # counted already: the pause resumes, nothing is asked
-        if phase is Phase.DISCUSSION:
-            return self._discussion_phrase()
-        return None
-
     def _discussion_phrase(self) -> Say:
         """«У вас три минуты» / «…две минуты тридцать секунд» / «…сорок пять секунд»."""
         minutes, seconds = divmod(int(self.timers.discussion_seconds), 60)
@@ -1098,5 +1842,30 @@ def select_candidates(tally: Counter[Seat]) -> list[Seat]:
     return sorted(first + second)
 
 
-def _role_value(role: Role | None) -> str:
-    return (role or Role.CIVILIAN).value
+def score_lines(record: GameRecord, settings: GameRules, ruleset: RuleSet) -> list[ScoreLine]:
+    """Each seat's points by line (docs/RULES-FIIM.md section 11): the win or the loss, the
+    best move of a red first-night victim who named two or three black seats, the penalties for
+    a removal and for causing the team's loss. The referee's extra points are added to these by
+    the protocol."""
+    fiim = settings.fiim
+    winner = record["winner"]
+    best = record.get("best_move")
+    removed = {d["seat"] for d in record["departures"] if d["how"] == "removed"}
+    caused = record.get("team_loss")
+    lines: list[ScoreLine] = []
+    for key, role in sorted(record["roles"].items(), key=lambda item: int(item[0])):
+        seat = Seat(int(key))
+        team = ruleset.team(Role(role)).value
+        win = fiim.score_win if winner == team else fiim.score_loss
+        best_move = 0.0
+        if best is not None and best["seat"] == seat and team == "red":
+            hits = best["black"]
+            if hits >= 3:
+                best_move = fiim.score_best_move_3
+            elif hits == 2:
+                best_move = fiim.score_best_move_2
+        penalty = fiim.score_removal if seat in removed else 0.0
+        if caused is not None and caused["seat"] == seat:
+            penalty += fiim.score_team_loss
+        lines.append(ScoreLine(seat=seat, win=win, best_move=best_move, penalty=penalty))
+    return lines

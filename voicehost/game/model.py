@@ -16,19 +16,21 @@ class Role(StrEnum):
     MAFIA = "mafia"
     COMMISSAR = "commissar"
     DOCTOR = "doctor"
-    DON = "don"  # FIIM: the head of the black team, who looks for the Sheriff
+    DON = "don"  # the head of the black team, who looks for the Sheriff (the Commissar)
     SHERIFF = "sheriff"  # FIIM: the red player who checks for black
-
-    @property
-    def team(self) -> Team:
-        return Team.BLACK if self in (Role.MAFIA, Role.DON) else Team.RED
+    PUTANA = "putana"  # city: «путана», whose client is blocked for the night and the next vote
+    MANIAC = "maniac"  # city: the third team, who kills alone and wins alone
+    IMMORTAL = "immortal"  # city: a civilian no night kill can take
 
 
 class Team(StrEnum):
-    """Red are the civilians (with the Commissar and the Doctor); black are the mafia."""
+    """Red are the civilians (with the Commissar and the Doctor); black are the mafia; a rule
+    set may have a third team that plays for itself (the city's Maniac). A card's team is the
+    rule set's (``RuleSet.team``)."""
 
     RED = "red"
     BLACK = "black"
+    MANIAC = "maniac"
 
 
 class Phase(StrEnum):
@@ -40,6 +42,9 @@ class Phase(StrEnum):
     NIGHT0_DOCTOR = "night0_doctor"
     NIGHT0_DON = "night0_don"  # FIIM: the Don wakes to be seen
     NIGHT0_SHERIFF = "night0_sheriff"  # FIIM: the Sheriff wakes to be seen
+    NIGHT0_PUTANA = "night0_putana"
+    NIGHT0_MANIAC = "night0_maniac"
+    NIGHT0_IMMORTAL = "night0_immortal"
     NIGHT0_SEATING = "night0_seating"  # FIIM: free seating before the first morning
     DISCUSSION = "discussion"
     NOMINATION = "nomination"
@@ -52,16 +57,14 @@ class Phase(StrEnum):
     NIGHT_DOCTOR = "night_doctor"
     NIGHT_DON = "night_don"  # FIIM: the Don looks for the Sheriff
     NIGHT_SHERIFF = "night_sheriff"  # FIIM: the Sheriff checks for black
+    NIGHT_PUTANA = "night_putana"
+    NIGHT_MANIAC = "night_maniac"
+    NIGHT_IMMORTAL = "night_immortal"
     GAME_OVER = "game_over"
 
     @property
     def is_night(self) -> bool:
         return self.value.startswith("night")
-
-    @property
-    def answers_privately(self) -> bool:
-        """A night step whose entry is answered to its role alone: once seen, never undone."""
-        return self in (Phase.NIGHT_COMMISSAR, Phase.NIGHT_DON, Phase.NIGHT_SHERIFF)
 
 
 class TimerKind(StrEnum):

@@ -1,12 +1,16 @@
-"""The game's state: plain data, copied before every step so that a rejected input changes nothing.
+"""The game's state: plain data, cloned before every step so that a rejected input changes nothing.
 
 Everything the protocol needs is kept here too (``record``), so the protocol of a game is a pure
-function of its inputs, exactly like the state.
+function of its inputs, exactly like the state. ``clone`` copies what a step may change and
+shares the rest with the state it came from: the record's earlier days, nights, fouls and
+departures are never changed once written (the engine copies today's record before changing it,
+``owns_day``), so a step costs the same early and late in a game, and every state the host keeps
+for undo stays as it was.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.record import GameRecord, new_record
@@ -47,8 +51,23 @@ class NightActions:
     disqualified: list[Seat] = field(default_factory=list)
     # FIIM: each living black player's shot in seat order (None: no shot), and the two checks
     shots: list[tuple[Seat, Seat | None]] = field(default_factory=list)
-    don_check: Seat | None = None
-    sheriff_check: Seat | None = None
+    checks: dict[Role, Seat] = field(default_factory=dict)  # each checking role's seat
+    blocks: dict[Role, Seat] = field(default_factory=dict)  # the «путана»'s client
+    other_kills: dict[Role, Seat | None] = field(default_factory=dict)  # Maniac, Commissar
+    check_announced: bool = False  # the morning told the town of the Commissar's find
+    saved: bool = False  # the morning: the heal saved the shot player
+    killed: list[Seat] = field(default_factory=list)
+
+    def clone(self) -> NightActions:
+        return replace(
+            self,
+            disqualified=list(self.disqualified),
+            shots=list(self.shots),
+            checks=dict(self.checks),
+            blocks=dict(self.blocks),
+            other_kills=dict(self.other_kills),
+            killed=list(self.killed),
+        )
 
 
 @dataclass
@@ -80,7 +99,6 @@ class GameState:
     # (rules.disqualified_last_words): a disqualification must not interrupt a speech or a vote.
     disqualified_to_speak: list[Seat] = field(default_factory=list)
     night_actions: NightActions = field(default_factory=NightActions)
-    previous_heal: Seat | None = None
     # FIIM: seats whose next ordinary speech a third foul took (MR 9.5.1); the day whose vote a
     # removal cancelled (MR 9.8); nights-and-days in a row with nobody leaving (MR 1.5); and the
     # first night's victim while their best move is still to be entered (MR 8.17.1)
@@ -95,18 +113,40 @@ class GameState:
     pending_winner: Team | None = None  # FIIM: decided; announced after the last minute (MR 8.19.1)
     winner: Team | None = None
     record: GameRecord = field(default_factory=lambda: new_record(0, 0))
+    # the seat each protecting role chose last night (not the same one twice running); roles
+    # whose once-a-game choice is spent (the Doctor healing himself); who may not vote today
+    previous: dict[Role, Seat | None] = field(default_factory=dict)
+    used_once: tuple[Role, ...] = ()
+    vote_blocked: list[Seat] = field(default_factory=list)
+    owns_day: bool = False  # today's record is this state's own copy (see clone)
+
+    def clone(self) -> GameState:
+        """A copy a step may change without touching this state (see the module's note)."""
+        record = self.record.copy()
+        record["days"] = list(record["days"])
+        record["nights"] = list(record["nights"])
+        record["fouls"] = list(record["fouls"])
+        record["departures"] = list(record["departures"])
+        return replace(
+            self,
+            players={seat: replace(player) for seat, player in self.players.items()},
+            speakers=list(self.speakers),
+            nominations=dict(self.nominations),
+            candidates=list(self.candidates),
+            vote_counts=dict(self.vote_counts),
+            last_words_queue=list(self.last_words_queue),
+            disqualified_to_speak=list(self.disqualified_to_speak),
+            night_actions=self.night_actions.clone(),
+            speech_lost=list(self.speech_lost),
+            record=record,
+            previous=dict(self.previous),
+            vote_blocked=list(self.vote_blocked),
+            owns_day=False,
+        )
 
     def living(self) -> list[Seat]:
         """Seats still at the table, in seat order."""
         return [seat for seat, player in sorted(self.players.items()) if player.alive]
-
-    def living_of(self, team: Team) -> int:
-        """How many players of a team are still at the table."""
-        return sum(
-            1
-            for player in self.players.values()
-            if player.alive and player.role is not None and player.role.team is team
-        )
 
     def holder(self, role: Role) -> Seat | None:
         """The seat holding a single role (Commissar or Doctor), if registered."""

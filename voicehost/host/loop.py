@@ -38,7 +38,6 @@ from voicehost.game.inputs import (
     drop_last_undoable,
 )
 from voicehost.game.model import Cue, Phase
-from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
@@ -56,6 +55,7 @@ from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+from voicehost.rulesets import engine_for
 
 log = logging.getLogger(__name__)
 
@@ -264,7 +264,7 @@ class Host:
             # heard a role: neither can be taken back.
             return (
                 isinstance(item.event, UNDOABLE)
-                and not item.phase_before.answers_privately
+                and not self.engine.answers_privately(item.phase_before)
                 and not item.revealed
             )
         return False

@@ -15,11 +15,11 @@ from voicehost.game.engine import Engine
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import Input
 from voicehost.game.model import Phase
-from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import Source
 from voicehost.host.journal import JournalError, effective_entries, read, settings_from_record
 from voicehost.phrases import PhraseBook
+from voicehost.rulesets import engine_for
 
 
 @dataclass(frozen=True)

@@ -78,20 +78,6 @@ NIGHT_SOUNDING_KEYS = (Key.ENTER, Key.MISS)
 """At night only the keys that end an entry sound: a seat's digit count must not be heard."""
 
 COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
-SEAT_PROMPTS = (
-    PromptKind.REGISTER_MAFIA,
-    PromptKind.REGISTER_COMMISSAR,
-    PromptKind.REGISTER_DOCTOR,
-    PromptKind.MAFIA_TARGET,
-    PromptKind.COMMISSAR_CHECK,
-    PromptKind.DOCTOR_HEAL,
-    PromptKind.NOMINATE,
-    PromptKind.REGISTER_DON,
-    PromptKind.REGISTER_SHERIFF,
-    PromptKind.DON_CHECK,
-    PromptKind.SHERIFF_CHECK,
-    PromptKind.BEST_MOVE,
-)
 
 
 #: An Enter this soon after a count was sent is not taken as "the count is right" (seconds).
@@ -113,7 +99,7 @@ class Entry:
     digits: str = ""
     seats: list[Seat] = field(default_factory=list)
     foul: bool = False
-    question: tuple[PromptKind, Seat | None, bool] | None = None
+    question: tuple[PromptKind, str | None, str | None, Seat | None, bool] | None = None
 
     @property
     def empty(self) -> bool:
@@ -128,9 +114,9 @@ class Entry:
         return f"фол {text}" if self.foul else text
 
 
-def question_of(prompt: Prompt) -> tuple[PromptKind, Seat | None, bool]:
+def question_of(prompt: Prompt) -> tuple[PromptKind, str | None, str | None, Seat | None, bool]:
     """What makes two prompts the same question (a nomination's room may shrink meanwhile)."""
-    return (prompt.kind, prompt.subject, prompt.night)
+    return (prompt.kind, prompt.role, prompt.action, prompt.subject, prompt.night)
 
 
 class KeypadController:
@@ -240,9 +226,9 @@ class KeypadController:
                 self._submit(VoteCount(number))
         elif prompt.kind is PromptKind.CONFIRM_VOTE:
             self._confirm_counts(number)
-        elif prompt.kind is PromptKind.NOMINATE and prompt.speech_running:
+        elif prompt.action == "nominate" and prompt.speech_running:
             self._nominate_during_speech(number)
-        elif prompt.kind in SEAT_PROMPTS:
+        elif prompt.kind is PromptKind.SEATS:
             self._collect_seat(number, prompt)
         else:
             self._entry = Entry()

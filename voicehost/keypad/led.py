@@ -56,20 +56,10 @@ def led_pattern(message: Private, settings: PrivateSettings) -> tuple[LedStep, .
     """What the LED does for a private message. The pattern ends dark."""
     if message.kind is PrivateKind.ENTRY_CONFIRMED:
         return confirmation_pattern()
-    if message.kind is PrivateKind.COMMISSAR_ANSWER:
-        if message.is_mafia is None:
-            raise DeviceError("the Commissar's answer has no result to show (a bug: report it)")
-        lit = message.is_mafia == settings.led_on_means_mafia
-        return (
-            *confirmation_pattern(),
-            LedStep(False, ANSWER_PAUSE_SECONDS),
-            LedStep(lit, settings.led_seconds),
-            LedStep(False, 0.0),
-        )
-    if message.kind in (PrivateKind.DON_ANSWER, PrivateKind.SHERIFF_ANSWER):
+    if message.kind is PrivateKind.ANSWER:
         if message.found is None:
             raise DeviceError("the check's answer has no result to show (a bug: report it)")
-        return (  # lit: the Don found the Sheriff, the Sheriff found a black player
+        return (  # lit: the check found what it looks for (the mafia, the Sheriff, black)
             *confirmation_pattern(),
             LedStep(False, ANSWER_PAUSE_SECONDS),
             LedStep(message.found == settings.led_on_means_mafia, settings.led_seconds),

@@ -1,0 +1,137 @@
+"""A rule set as data: the roles, the night, the day and the end.
+
+The presets (``club``, ``fiim``, ``city``) are YAML files in ``voicehost/game/presets/``, read by
+``voicehost.rulesets`` (the rules themselves import nothing but the standard library); a club may
+write its own and check it with ``voicehost rules check FILE``. A rule set names small policies
+that the one engine (``voicehost.game.engine``) implements; a value written ``section.key`` is
+read from the game's settings (config.yaml), so a club keeps choosing e.g. whether the Doctor may
+heal himself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from voicehost.game.model import Role, Team
+
+#: What a role may do at night, and what each does.
+ACTIONS = ("none", "kill", "check", "heal", "block", "protect", "check_or_kill")
+#: What a check tells the one who asked.
+LEARNS = ("black", "role", "none")
+#: How the players of one role agree on a night's choice.
+AGREEMENT = ("one_entry", "unanimous")
+#: How the day opens.
+DAY_OPENINGS = ("discussion", "speeches")
+#: How candidates are put up.
+NOMINATIONS = ("after_speech_up_to_two", "in_own_speech_one")
+#: The vote: who is asked, where the votes not cast go.
+VOTES = ("seat_order_rest_less_own", "nomination_order_rest_to_last")
+#: Ties.
+TIES = ("revote_then_third_vote", "revote_while_leaders_change_then_lift_all")
+#: Fouls.
+FOULS = ("night_foul_or_limit_disqualifies", "third_costs_speech_limit_removes")
+#: What the table learns of a card when its player leaves.
+CARDS = ("open", "closed", "half_closed")
+#: How the winner is decided.
+WINS = ("parity", "parity_with_third_team")
+#: The morning's resolvers.
+MORNING = ("left_at_night", "kills", "checks")
+#: The shape of a night in the protocol.
+NIGHT_RECORDS = ("shot_check_heal", "shots_checks", "actions")
+#: Scoring.
+SCORES = ("none", "fiim")
+
+
+@dataclass(frozen=True)
+class RoleSpec:
+    """One card: its team, what it does at night, what it learns, its limits."""
+
+    name: Role
+    team: Team
+    action: str = "none"
+    learns: str = "none"  # check: what the answer says
+    finds: tuple[Role, ...] = ()  # check, learns "role": the cards that answer yes
+    private: bool = False  # the answer goes to the one who asked alone
+    count: str | int = 1  # "black": the table's black count, less the other black roles
+    enabled: str | bool = True  # a setting or a constant
+    self_target: str | bool = False  # may choose oneself
+    self_once: bool = False  # ... once per game
+    same_twice: str | bool = True  # may choose the same seat two nights running
+    killed_speaks: str | bool = True  # last words when killed at night
+    immortal: bool = False  # a night kill does not take them
+    wins_alone: bool = False  # a third team: wins when only they and one other remain
+    any_seat: bool = False  # may choose a seat that has left (a wasted check)
+    already: str = "fiim_already_checked"  # the refusal of a second check in one night
+    answer: tuple[str, str] = ("private_mafia", "private_not_mafia")  # screen keys: yes, no
+    silent: str = ""  # said when killed without last words (killed_speaks false)
+
+
+@dataclass(frozen=True)
+class NightStep:
+    """One wake of the night: whose, with what phrases, for how long."""
+
+    role: Role
+    wake: str
+    sleep: str
+    window: str  # a setting: the step's fixed window in seconds
+    warn_after: str | None = None  # a setting: the «no agreed shot» warning's moment
+    registers: tuple[Role, ...] = ()  # night 0: the cards this entry names
+    prompt: str = ""  # the screen's question (a key of the book's screen section)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Everything that decides how a game goes, as data."""
+
+    name: str
+    players: tuple[int, int]
+    black: str | dict[int, int]
+    roles: dict[Role, RoleSpec]
+    cards: str
+    night0_opening: str
+    night0_steps: tuple[NightStep, ...]
+    seating: str | None  # a setting: free seating before the first morning (FIIM)
+    morning_phrase: str
+    morning: tuple[str, ...]  # the morning's resolvers, in the order they are announced
+    night_record: str  # the shape of a night in the protocol
+    night_opening: str
+    night_steps: tuple[NightStep, ...]
+    call_departed: bool  # every step is called even when its holder has left
+    agreement: str
+    day_opening: str
+    rotate_first_speaker: str | bool
+    nominations: str
+    vote: str
+    ties: str
+    fouls: str
+    removal: bool
+    team_loss: bool
+    disqualified_speak: str | bool
+    win: str
+    final_words: str | bool
+    draw_after: str | None
+    scores: str
+    best_move: str | bool
+    record_preset: bool
+    speeches: dict[str, tuple[str, str]] = field(default_factory=dict)
+    composition: dict[int, dict[Role, int]] = field(default_factory=dict)
+    source: str = ""
+
+    def spec(self, role: Role) -> RoleSpec:
+        return self.roles[role]
+
+    def team(self, role: Role | None) -> Team:
+        """The team of a card (a player whose card is not yet known is red)."""
+        if role is None or role not in self.roles:
+            return Team.RED
+        return self.roles[role].team
+
+    def black_roles(self) -> tuple[Role, ...]:
+        return tuple(role for role, spec in self.roles.items() if spec.team is Team.BLACK)
+
+    def step_of(self, phase_value: str) -> NightStep | None:
+        for prefix, steps in (("night0_", self.night0_steps), ("night_", self.night_steps)):
+            for step in steps:
+                if phase_value == prefix + step.role.value:
+                    return step
+        return None

@@ -1,0 +1,493 @@
+"""Rule set files: the presets shipped in ``voicehost/game/presets/`` and a club's own, read
+from YAML into ``voicehost.game.ruleset.RuleSet`` with every mistake named by its line.
+
+The rules (``game/``) import only the standard library, so the YAML is read here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from voicehost.game.engine import Engine
+from voicehost.game.errors import BadRecord
+from voicehost.game.model import Role, Team
+from voicehost.game.rules import (
+    FiimSettings,
+    GameRules,
+    NightWindows,
+    RulesSettings,
+    TimerSettings,
+)
+from voicehost.game.ruleset import (
+    ACTIONS,
+    AGREEMENT,
+    CARDS,
+    DAY_OPENINGS,
+    FOULS,
+    LEARNS,
+    MORNING,
+    NIGHT_RECORDS,
+    NOMINATIONS,
+    SCORES,
+    TIES,
+    VOTES,
+    WINS,
+    NightStep,
+    RoleSpec,
+    RuleSet,
+)
+
+PRESET_DIR = Path(__file__).resolve().parent / "game" / "presets"
+
+
+class RuleSetError(BadRecord):
+    """A rule set file with mistakes; ``problems`` holds each as (line, message)."""
+
+    def __init__(self, path: str, problems: list[tuple[int, str]]) -> None:
+        self.path = path
+        self.problems = problems
+        text = "; ".join(f"line {line}: {message}" for line, message in problems)
+        super().__init__(f"{path}: {text}")
+
+
+def preset_path(name: str) -> Path:
+    return PRESET_DIR / f"{name}.yaml"
+
+
+def preset_names() -> list[str]:
+    return sorted(path.stem for path in PRESET_DIR.glob("*.yaml"))
+
+
+@functools.cache
+def load_preset(name: str) -> RuleSet:
+    """The rule set of a preset shipped with voicehost."""
+    return load_file(preset_path(name))
+
+
+def load_file(path: Path) -> RuleSet:
+    """Read and check a rule set file; raises RuleSetError naming every mistake with its line."""
+    text = path.read_text(encoding="utf-8")
+    return parse(text, str(path))
+
+
+def parse(text: str, where: str, phrase_known: Callable[[str], bool] | None = None) -> RuleSet:
+    """Read a rule set from YAML text; ``phrase_known`` (when given) checks each phrase key."""
+    import yaml  # only when a rule set is read
+
+    problems: list[tuple[int, str]] = []
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
+        raise RuleSetError(where, [(line, f"not YAML: {exc.problem}")]) from None
+    except yaml.YAMLError as exc:
+        raise RuleSetError(where, [(1, f"not YAML: {exc}")]) from None
+    if node is None or not isinstance(node, yaml.MappingNode):
+        raise RuleSetError(where, [(1, "a rule set is a mapping of sections")])
+    reader = _Reader(problems, phrase_known)
+    ruleset = reader.ruleset(node)
+    if problems or ruleset is None:
+        raise RuleSetError(where, sorted(problems))
+    return ruleset
+
+
+class _Reader:
+    """Reads the YAML node tree, noting each mistake with its line and going on."""
+
+    def __init__(
+        self, problems: list[tuple[int, str]], phrase_known: Callable[[str], bool] | None
+    ) -> None:
+        self.problems = problems
+        self.phrase_known = phrase_known
+
+    def fail(self, node: Any, message: str) -> None:
+        self.problems.append((node.start_mark.line + 1, message))
+
+    def mapping(self, node: Any, name: str) -> dict[str, Any]:
+        import yaml
+
+        if not isinstance(node, yaml.MappingNode):
+            self.fail(node, f"{name} must be a mapping")
+            return {}
+        out: dict[str, Any] = {}
+        for key, value in node.value:
+            if key.value in out:
+                self.fail(key, f"{name}.{key.value} is given twice")
+            out[key.value] = value
+        return out
+
+    def take(self, section: dict[str, Any], key: str, name: str, parent: Any, kind: str) -> Any:
+        """A scalar of ``kind``: str, bool, int, setting (a setting path or a constant), or a
+        choice list given as ``kind`` = ``choice:a,b``."""
+        import yaml
+
+        node = section.pop(key, None)
+        if node is None:
+            self.fail(parent, f"{name}.{key} is missing")
+            return None
+        if not isinstance(node, yaml.ScalarNode):
+            self.fail(node, f"{name}.{key} must be a single value")
+            return None
+        value = yaml.safe_load(node.value) if node.style is None else node.value
+        full = f"{name}.{key}"
+        if kind.startswith("choice:"):
+            allowed = kind[7:].split(",")
+            if value not in allowed:
+                self.fail(node, f"{full} is {value!r}; allowed: {', '.join(allowed)}")
+                return None
+            return value
+        if kind == "str" or kind == "phrase":
+            if not isinstance(value, str) or not value:
+                self.fail(node, f"{full} must be text")
+                return None
+            if kind == "phrase" and self.phrase_known and not self.phrase_known(value):
+                self.fail(node, f"{full}: the phrase books have no phrase {value!r}")
+            return value
+        if kind == "bool":
+            if not isinstance(value, bool):
+                self.fail(node, f"{full} is {value!r}; it must be true or false")
+                return None
+            return value
+        if kind == "int":
+            if not isinstance(value, int) or isinstance(value, bool):
+                self.fail(node, f"{full} is {value!r}; it must be a whole number")
+                return None
+            return value
+        if kind in ("setting", "setting_or_bool", "setting_or_none"):
+            if kind == "setting_or_bool" and isinstance(value, bool):
+                return value
+            if kind == "setting_or_none" and value is None:
+                return None
+            if not isinstance(value, str) or not _setting_known(value):
+                self.fail(node, f"{full} is {value!r}; it must name a setting (e.g. timers.x)")
+                return None
+            return value
+        raise AssertionError(kind)  # pragma: no cover
+
+    def optional(
+        self, section: dict[str, Any], key: str, name: str, kind: str, default: Any
+    ) -> Any:
+        if key not in section:
+            return default
+        return self.take(section, key, name, None, kind)
+
+    @staticmethod
+    def items(node: Any) -> list[Any]:
+        """The entries of a YAML list (none when the node is not a list)."""
+        import yaml
+
+        return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+    def leftovers(self, section: dict[str, Any], name: str) -> None:
+        for key, node in section.items():
+            self.fail(node, f"{name}.{key} is not a rule voicehost knows")
+
+    def role_name(self, node: Any, name: str) -> Role | None:
+        try:
+            return Role(node.value)
+        except ValueError:
+            known = ", ".join(role.value for role in Role)
+            self.fail(node, f"{name}: {node.value!r} is not a role voicehost plays ({known})")
+            return None
+
+    def ruleset(self, node: Any) -> RuleSet | None:
+        top = self.mapping(node, "rule set")
+        got: dict[str, Any] = {}
+        got["name"] = self.take(top, "name", "rule set", node, "str")
+        got["source"] = self.optional(top, "source", "rule set", "str", "")
+        players_node = top.pop("players", None)
+        got["players"] = self.players(players_node, node)
+        got["black"] = self.black(top.pop("black", None), node)
+        got["cards"] = self.take(top, "cards", "rule set", node, "choice:" + ",".join(CARDS))
+        roles_node = top.pop("roles", None)
+        roles = self.roles(roles_node, node)
+        got["roles"] = roles
+        got["composition"] = self.composition(top.pop("composition", None), roles)
+        for section in ("night0", "night", "day", "end"):
+            body = top.pop(section, None)
+            if body is None:
+                self.fail(node, f"the section {section} is missing")
+                continue
+            reader = {
+                "night0": self.section_night0,
+                "night": self.section_night,
+                "day": self.section_day,
+                "end": self.section_end,
+            }[section]
+            reader(self.mapping(body, section), body, got, roles)
+        self.leftovers(top, "rule set")
+        if self.problems:
+            return None
+        return RuleSet(**got)
+
+    def players(self, node: Any, parent: Any) -> tuple[int, int]:
+        import yaml
+
+        if node is None:
+            self.fail(parent, "players is missing: give [fewest, most]")
+            return (0, 0)
+        if not isinstance(node, yaml.SequenceNode) or len(node.value) != 2:
+            self.fail(node, "players must be [fewest, most]")
+            return (0, 0)
+        try:
+            low, high = (int(item.value) for item in node.value)
+        except ValueError:
+            self.fail(node, "players must be two whole numbers")
+            return (0, 0)
+        if not 4 <= low <= high <= 20:
+            self.fail(node, f"players [{low}, {high}]: voicehost plays tables of 4 to 20")
+        return (low, high)
+
+    def black(self, node: Any, parent: Any) -> str | dict[int, int]:
+        import yaml
+
+        if node is None:
+            self.fail(parent, "black is missing: a setting or {players: black players}")
+            return {}
+        if isinstance(node, yaml.ScalarNode):
+            if not _setting_known(node.value):
+                self.fail(node, f"black is {node.value!r}; it must name a setting")
+            return str(node.value)
+        counts: dict[int, int] = {}
+        for key, value in self.mapping(node, "black").items():
+            try:
+                players, black = int(key), int(value.value)
+            except (ValueError, AttributeError):
+                self.fail(value, f"black.{key} must be a whole number")
+                continue
+            if black < 1 or 2 * black >= players:
+                self.fail(value, f"black.{key} is {black}: that is not a game")
+            counts[players] = black
+        return counts
+
+    def roles(self, node: Any, parent: Any) -> dict[Role, RoleSpec]:
+        if node is None:
+            self.fail(parent, "the section roles is missing")
+            return {}
+        roles: dict[Role, RoleSpec] = {}
+        for key, body in self.mapping(node, "roles").items():
+            role = self.role_name(body, f"roles.{key}") if False else None
+            try:
+                role = Role(key)
+            except ValueError:
+                known = ", ".join(r.value for r in Role)
+                self.fail(body, f"roles.{key} is not a role voicehost plays ({known})")
+                continue
+            name = f"roles.{key}"
+            spec = self.mapping(body, name)
+            team_name = self.take(spec, "team", name, body, "choice:red,black,maniac")
+            values: dict[str, Any] = {
+                "action": self.optional(
+                    spec, "action", name, "choice:" + ",".join(ACTIONS), "none"
+                ),
+                "learns": self.optional(spec, "learns", name, "choice:" + ",".join(LEARNS), "none"),
+                "private": self.optional(spec, "private", name, "bool", False),
+                "enabled": self.optional(spec, "enabled", name, "setting_or_bool", True),
+                "self_target": self.optional(spec, "self", name, "setting_or_bool", False),
+                "self_once": self.optional(spec, "self_once", name, "bool", False),
+                "same_twice": self.optional(spec, "same_twice", name, "setting_or_bool", True),
+                "killed_speaks": self.optional(
+                    spec, "killed_speaks", name, "setting_or_bool", True
+                ),
+                "immortal": self.optional(spec, "immortal", name, "bool", False),
+                "wins_alone": self.optional(spec, "wins_alone", name, "bool", False),
+                "any_seat": self.optional(spec, "any_seat", name, "bool", False),
+                "already": self.optional(spec, "already", name, "str", "fiim_already_checked"),
+                "silent": self.optional(spec, "silent", name, "str", ""),
+            }
+            answer = spec.pop("answer", None)
+            if answer is not None:
+                words = [item.value for item in self.items(answer)]
+                if len(words) != 2:
+                    self.fail(answer, f"{name}.answer must be [the yes line, the no line]")
+                else:
+                    values["answer"] = (words[0], words[1])
+            count = spec.pop("count", None)
+            if count is not None:
+                values["count"] = "black" if count.value == "black" else int(count.value)
+            finds_node = spec.pop("finds", None)
+            if finds_node is not None:
+                finds = []
+                for item in self.items(finds_node):
+                    found = self.role_name(item, f"{name}.finds")
+                    if found is not None:
+                        finds.append(found)
+                values["finds"] = tuple(finds)
+            if values["action"] in ("check", "check_or_kill") and values["learns"] == "none":
+                self.fail(body, f"{name}: a role that checks must say what it learns (learns)")
+            if values["learns"] == "role" and not values.get("finds"):
+                self.fail(body, f"{name}: learns: role needs finds: [the cards that answer yes]")
+            self.leftovers(spec, name)
+            if team_name is None:
+                continue
+            roles[role] = RoleSpec(name=role, team=Team(team_name), **values)
+        if Role.CIVILIAN not in roles:
+            self.fail(node, "roles must have civilian (the card of everyone else)")
+        if not any(spec.team is Team.BLACK for spec in roles.values()):
+            self.fail(node, "roles must have a black team")
+        if not any(spec.action == "kill" and spec.team is Team.BLACK for spec in roles.values()):
+            self.fail(node, "the black team needs a role with action: kill")
+        return roles
+
+    def composition(self, node: Any, roles: dict[Role, RoleSpec]) -> dict[int, dict[Role, int]]:
+        if node is None:
+            return {}
+        out: dict[int, dict[Role, int]] = {}
+        for key, body in self.mapping(node, "composition").items():
+            try:
+                players = int(key)
+            except ValueError:
+                self.fail(body, f"composition.{key} must be a table size")
+                continue
+            counts: dict[Role, int] = {}
+            for role_key, value in self.mapping(body, f"composition.{key}").items():
+                try:
+                    role = Role(role_key)
+                except ValueError:
+                    self.fail(value, f"composition.{key}.{role_key} is not a role")
+                    continue
+                if role not in roles:
+                    self.fail(value, f"composition.{key}.{role_key}: the roles section lacks it")
+                counts[role] = int(value.value)
+            out[players] = counts
+        return out
+
+    def steps(self, node: Any, name: str, roles: dict[Role, RoleSpec]) -> tuple[NightStep, ...]:
+        import yaml
+
+        if not isinstance(node, yaml.SequenceNode):
+            self.fail(node, f"{name} must be a list of steps")
+            return ()
+        steps: list[NightStep] = []
+        for index, body in enumerate(node.value):
+            where = f"{name}[{index + 1}]"
+            spec = self.mapping(body, where)
+            role_node = spec.pop("role", None)
+            role = None if role_node is None else self.role_name(role_node, f"{where}.role")
+            if role_node is None:
+                self.fail(body, f"{where}.role is missing")
+            elif role is not None and role not in roles:
+                self.fail(role_node, f"{where}: the role {role.value} is not in the roles section")
+            registers: list[Role] = []
+            reg_node = spec.pop("registers", None)
+            if reg_node is not None:
+                for item in self.items(reg_node):
+                    found = self.role_name(item, f"{where}.registers")
+                    if found is not None:
+                        registers.append(found)
+            values = {
+                "wake": self.take(spec, "wake", where, body, "phrase"),
+                "sleep": self.take(spec, "sleep", where, body, "phrase"),
+                "window": self.take(spec, "window", where, body, "setting"),
+                "warn_after": self.optional(spec, "warn_after", where, "setting", None),
+                "prompt": self.optional(spec, "prompt", where, "str", ""),
+            }
+            self.leftovers(spec, where)
+            if role is None:
+                continue
+            steps.append(NightStep(role=role, registers=tuple(registers), **values))
+        return tuple(steps)
+
+    def section_night0(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
+        got["night0_opening"] = self.take(s, "opening", "night0", node, "phrase")
+        steps = s.pop("steps", None)
+        got["night0_steps"] = () if steps is None else self.steps(steps, "night0.steps", roles)
+        got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
+        got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
+        self.leftovers(s, "night0")
+
+    def section_night(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
+        import yaml
+
+        morning = s.pop("morning", None)
+        chain: list[str] = []
+        if not isinstance(morning, yaml.SequenceNode):
+            self.fail(morning or node, "night.morning must be a list of resolvers")
+        else:
+            for item in morning.value:
+                if item.value not in MORNING:
+                    self.fail(item, f"night.morning: {item.value!r}; allowed: {', '.join(MORNING)}")
+                chain.append(item.value)
+        got["morning"] = tuple(chain)
+        got["night_record"] = self.take(
+            s, "record", "night", node, "choice:" + ",".join(NIGHT_RECORDS)
+        )
+        self.night_rest(s, node, got, roles)
+
+    def night_rest(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
+        got["night_opening"] = self.take(s, "opening", "night", node, "phrase")
+        steps = s.pop("steps", None)
+        got["night_steps"] = () if steps is None else self.steps(steps, "night.steps", roles)
+        got["call_departed"] = self.take(s, "call_departed", "night", node, "bool")
+        got["agreement"] = self.take(s, "agreement", "night", node, "choice:" + ",".join(AGREEMENT))
+        self.leftovers(s, "night")
+
+    def section_day(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
+        choice = "choice:"
+        got["day_opening"] = self.take(s, "opening", "day", node, choice + ",".join(DAY_OPENINGS))
+        got["rotate_first_speaker"] = self.take(
+            s, "rotate_first_speaker", "day", node, "setting_or_bool"
+        )
+        got["nominations"] = self.take(
+            s, "nominations", "day", node, choice + ",".join(NOMINATIONS)
+        )
+        got["vote"] = self.take(s, "vote", "day", node, choice + ",".join(VOTES))
+        got["ties"] = self.take(s, "ties", "day", node, choice + ",".join(TIES))
+        got["fouls"] = self.take(s, "fouls", "day", node, choice + ",".join(FOULS))
+        got["removal"] = self.take(s, "removal", "day", node, "bool")
+        got["team_loss"] = self.take(s, "team_loss", "day", node, "bool")
+        got["disqualified_speak"] = self.take(
+            s, "disqualified_speak", "day", node, "setting_or_bool"
+        )
+        speeches: dict[str, tuple[str, str]] = {}
+        body = s.pop("speeches", None)
+        if body is None:
+            self.fail(node, "day.speeches is missing")
+        else:
+            for kind, spec_node in self.mapping(body, "day.speeches").items():
+                if kind not in ("acquaintance", "nomination", "defence", "last_words"):
+                    self.fail(spec_node, f"day.speeches.{kind} is not a kind of speech")
+                    continue
+                spec = self.mapping(spec_node, f"day.speeches.{kind}")
+                phrase = self.take(spec, "phrase", f"day.speeches.{kind}", spec_node, "phrase")
+                seconds = self.take(spec, "seconds", f"day.speeches.{kind}", spec_node, "setting")
+                self.leftovers(spec, f"day.speeches.{kind}")
+                speeches[kind] = (phrase, seconds)
+        got["speeches"] = speeches
+        self.leftovers(s, "day")
+
+    def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
+        got["win"] = self.take(s, "win", "end", node, "choice:" + ",".join(WINS))
+        got["final_words"] = self.take(s, "final_words", "end", node, "setting_or_bool")
+        got["draw_after"] = self.optional(s, "draw_after", "end", "setting_or_none", None)
+        got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(SCORES))
+        got["best_move"] = self.take(s, "best_move", "end", node, "setting_or_bool")
+        got["record_preset"] = self.take(s, "record_preset", "end", node, "bool")
+        self.leftovers(s, "end")
+
+
+def _setting_known(path: str) -> bool:
+    """Whether ``path`` (``section.key``) names one of the game's settings."""
+    section, _, key = path.partition(".")
+    return key in SETTINGS.get(section, set())
+
+
+#: The settings a rule set may name, by section.
+SETTINGS = {
+    name: {f.name for f in dataclasses.fields(kind)}
+    for name, kind in (
+        ("rules", RulesSettings),
+        ("timers", TimerSettings),
+        ("night", NightWindows),
+        ("fiim", FiimSettings),
+    )
+}
+
+
+def engine_for(settings: GameRules) -> Engine:
+    """The one engine, playing by the rule set ``settings`` names."""
+    return Engine(settings, load_preset(settings.rules.preset))
