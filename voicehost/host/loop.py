@@ -169,6 +169,27 @@ class Host:
         state, self.accepted = replay(self.engine, [(a.event, a.source) for a in self.accepted])
         return state
 
+    def _take_back(self) -> GameState:
+        """The state without the last undoable input: the state it was entered in, with the
+        inputs after it (timer warnings) stepped again; no replay of the whole game."""
+        index = next(
+            i for i in range(len(self.accepted) - 1, -1, -1)
+            if isinstance(self.accepted[i].event, UNDOABLE)
+        )  # fmt: skip
+        state = self.accepted[index].before
+        if state is None:  # pragma: no cover - every accepted input keeps its state
+            drop_last_undoable(self.accepted, lambda item: item.event)
+            return self._rebuild()
+        rest = self.accepted[index + 1 :]
+        del self.accepted[index:]
+        for item in rest:
+            after, _ = self.engine.step(state, item.event)
+            self.accepted.append(
+                Accepted(item.event, item.source, state.phase, revealed(state, after), state)
+            )
+            state = after
+        return state
+
     def close(self) -> None:
         if self._journal is not None:
             self._journal.close()
@@ -229,7 +250,7 @@ class Host:
         if self._journal is not None:
             self._journal.append(event, source)
         self.accepted.append(
-            Accepted(event, source, self.state.phase, revealed(self.state, new_state))
+            Accepted(event, source, self.state.phase, revealed(self.state, new_state), self.state)
         )
         self.state = new_state
         self._carry_out(effects)
@@ -242,8 +263,7 @@ class Host:
             return False
         if self._journal is not None:
             self._journal.append_undo(source)
-        drop_last_undoable(self.accepted, lambda item: item.event)
-        self.state = self._rebuild()
+        self.state = self._take_back()
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
         self._ask_vote_again()

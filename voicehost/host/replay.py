@@ -7,7 +7,7 @@ tests, so none of them can disagree about what a journal holds.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from voicehost.config import Settings
@@ -30,6 +30,9 @@ class Accepted:
     source: Source
     phase_before: Phase = Phase.GAME_OVER
     revealed: bool = False  # a player left and the table heard their role: no taking it back
+    # The state the input was entered in: undo goes back to it without replaying the game
+    # (states share what a step does not change, so keeping each costs little).
+    before: GameState | None = field(default=None, compare=False, repr=False)
 
 
 def revealed(before: GameState, after: GameState) -> bool:
@@ -60,7 +63,7 @@ def replay(
             after, _ = engine.step(state, event)
         except RuleViolation as violation:
             raise Refused(index, violation) from violation
-        accepted.append(Accepted(event, source, state.phase, revealed(state, after)))
+        accepted.append(Accepted(event, source, state.phase, revealed(state, after), state))
         state = after
     return state, accepted
 
