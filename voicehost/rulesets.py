@@ -396,6 +396,8 @@ class _Reader:
         got["night0_opening"] = self.take(s, "opening", "night0", node, "phrase")
         steps = s.pop("steps", None)
         got["night0_steps"] = () if steps is None else self.steps(steps, "night0.steps", roles)
+        if not got["night0_steps"]:
+            self.fail(steps or node, "night0.steps: the roles that wake on night 0 are missing")
         got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
         got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
         self.leftovers(s, "night0")
@@ -422,6 +424,8 @@ class _Reader:
         got["night_opening"] = self.take(s, "opening", "night", node, "phrase")
         steps = s.pop("steps", None)
         got["night_steps"] = () if steps is None else self.steps(steps, "night.steps", roles)
+        if not got["night_steps"]:
+            self.fail(steps or node, "night.steps: the roles that wake at night are missing")
         got["call_departed"] = self.take(s, "call_departed", "night", node, "bool")
         got["agreement"] = self.take(s, "agreement", "night", node, "choice:" + ",".join(AGREEMENT))
         self.leftovers(s, "night")

@@ -10,6 +10,7 @@ SUBCOMMANDS = (
     "play",
     "protocol",
     "rehearse",
+    "rules",
     "resume",
     "service",
 )
