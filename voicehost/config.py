@@ -22,6 +22,7 @@ import yaml
 from voicehost.errors import ConfigError
 from voicehost.game.rules import (
     PRESETS,
+    CitySettings,
     FiimSettings,
     GameRules,
     NightWindows,
@@ -152,11 +153,12 @@ class Settings:
     """Everything config.yaml holds."""
 
     language: str = choices("ru", "en", default="ru")
-    players: int = bounded(8, 13, 10)
+    players: int = bounded(6, 20, 10)
     rules: RulesSettings = field(default_factory=RulesSettings)
     timers: TimerSettings = field(default_factory=TimerSettings)
     night: NightSettings = field(default_factory=NightSettings)
     fiim: FiimSettings = field(default_factory=FiimSettings)
+    city: CitySettings = field(default_factory=CitySettings)
     voice: VoiceSettings = field(default_factory=VoiceSettings)
     audio: AudioSettings = field(default_factory=AudioSettings)
     listener: ListenerSettings = field(default_factory=ListenerSettings)
@@ -178,7 +180,9 @@ class Settings:
     def game(self) -> GameRules:
         """The settings that decide the game, as the rules take them."""
         windows = {f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)}
-        return GameRules(self.players, self.rules, self.timers, NightWindows(**windows), self.fiim)
+        return GameRules(
+            self.players, self.rules, self.timers, NightWindows(**windows), self.fiim, self.city
+        )
 
     def with_game(self, game: GameRules) -> Settings:
         """These settings with the game-deciding parts replaced (a journal's recorded rules)."""
@@ -190,11 +194,12 @@ class Settings:
             timers=game.timers,
             night=night,
             fiim=game.fiim,
+            city=game.city,
         )
 
 
 def with_preset(settings: Settings, preset: str) -> Settings:
-    """``settings`` played by ``preset`` (club or fiim), at the table size the preset fixes."""
+    """``settings`` played by ``preset`` (club, fiim, city), at the table size the preset fixes."""
     fixed = PRESETS[preset].players
     rules = dataclasses.replace(settings.rules, preset=preset)
     return dataclasses.replace(settings, rules=rules, players=fixed or settings.players)
@@ -408,6 +413,14 @@ def _find_line(node: yaml.Node, dotted: str) -> int | None:
 
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
+    low, high = PRESETS[settings.rules.preset].sizes
+    if not low <= settings.players <= high:
+        raise ConfigError(
+            "players",
+            _find_line(root, "players") or _find_line(root, "rules.preset"),
+            f"{settings.players} is out of range; allowed: {low} to {high} "
+            f"(rules.preset {settings.rules.preset})",
+        )
     fixed = PRESETS[settings.rules.preset].players
     if fixed is not None and settings.players != fixed:
         raise ConfigError(

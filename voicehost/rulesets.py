@@ -16,6 +16,7 @@ from voicehost.game.engine import Engine
 from voicehost.game.errors import BadRecord
 from voicehost.game.model import Role, Team
 from voicehost.game.rules import (
+    CitySettings,
     FiimSettings,
     GameRules,
     NightWindows,
@@ -134,6 +135,12 @@ class _Reader:
             return None
         value = yaml.safe_load(node.value) if node.style is None else node.value
         full = f"{name}.{key}"
+        if kind.startswith("choice_or_setting:"):
+            allowed = kind.split(":", 1)[1].split(",")
+            if value not in allowed and not (isinstance(value, str) and _setting_known(value)):
+                self.fail(node, f"{full} is {value!r}; allowed: {', '.join(allowed)} or a setting")
+                return None
+            return value
         if kind.startswith("choice:"):
             allowed = kind[7:].split(",")
             if value not in allowed:
@@ -202,7 +209,9 @@ class _Reader:
         players_node = top.pop("players", None)
         got["players"] = self.players(players_node, node)
         got["black"] = self.black(top.pop("black", None), node)
-        got["cards"] = self.take(top, "cards", "rule set", node, "choice:" + ",".join(CARDS))
+        got["cards"] = self.take(
+            top, "cards", "rule set", node, "choice_or_setting:" + ",".join(CARDS)
+        )
         roles_node = top.pop("roles", None)
         roles = self.roles(roles_node, node)
         got["roles"] = roles
@@ -282,7 +291,7 @@ class _Reader:
             team_name = self.take(spec, "team", name, body, "choice:red,black,maniac")
             values: dict[str, Any] = {
                 "action": self.optional(
-                    spec, "action", name, "choice:" + ",".join(ACTIONS), "none"
+                    spec, "action", name, "choice_or_setting:" + ",".join(ACTIONS), "none"
                 ),
                 "learns": self.optional(spec, "learns", name, "choice:" + ",".join(LEARNS), "none"),
                 "private": self.optional(spec, "private", name, "bool", False),
@@ -488,6 +497,7 @@ SETTINGS = {
         ("timers", TimerSettings),
         ("night", NightWindows),
         ("fiim", FiimSettings),
+        ("city", CitySettings),
     )
 }
 

@@ -158,6 +158,38 @@ def fiim_team_loss(result: ScriptResult, protocol: dict[str, Any]) -> None:
     assert [_score(protocol, seat)["win"] for seat in (1, 2, 4, 5, 9)] == [1, 0, 1, 0, 0]
 
 
+def city_town_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """docs/RULES-CITY.md: the Immortal survives the mafia's shot, the «путана»'s client does
+    not vote, a blocked Maniac kills nobody, the Doctor heals himself once."""
+    assert protocol["winner"] == "red"
+    assert _said(result, "Этой ночью убит игрок номер десять.") == 1  # the Maniac's, night 1
+    assert _said(result, "Игрок номер шесть провёл ночь с путаной: сегодня он не голосует.") == 2
+    assert 3 not in [d["seat"] for d in protocol["departures"]]  # shot twice, immortal
+    day2 = protocol["days"][1]
+    assert sum(day2["votes"][0]["counts"].values()) == 7  # eight at the table, 6 does not vote
+    assert _departures(result, "vote") == [9, 2, 5, 8]
+    assert _said(result, "Этой ночью никто не погиб: жителя города спасли.") == 1
+
+
+def city_mafia_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    assert protocol["winner"] == "black"
+    assert _departures(result, "vote") == [8, 7]  # the Maniac, then the Doctor
+    assert _departures(result, "kill") == [4, 10]
+    assert _said(result, "Игра окончена. Победила мафия!") == 1
+
+
+def city_maniac_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
+    """Two kills in one night are told together; the Maniac wins alone."""
+    assert protocol["winner"] == "maniac"
+    assert _said(result, "Этой ночью убиты игроки номер один и семь.") == 1
+    assert _said(result, "Игрок номер два провёл ночь с путаной: сегодня он не голосует.") == 1
+    night1 = protocol["nights"][1]
+    assert night1["killed"] == 4  # the Maniac's; the mafia's client-blocked shot did not happen
+    assert result.transcript[-1] == "Игра окончена. Маньяк победил в одиночку!"
+    living = [s["seat"] for s in protocol["seats"] if s["at_table"]]
+    assert living == [3, 8]
+
+
 FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "town-wins.txt": town_wins,
     "mafia-wins.txt": mafia_wins,
@@ -170,6 +202,9 @@ FACTS: dict[str, Callable[[ScriptResult, dict[str, Any]], None]] = {
     "fiim-fourth-foul.txt": fiim_fourth_foul,
     "fiim-lift-all.txt": fiim_lift_all,
     "fiim-team-loss.txt": fiim_team_loss,
+    "city-town-wins.txt": city_town_wins,
+    "city-mafia-wins.txt": city_mafia_wins,
+    "city-maniac-wins.txt": city_maniac_wins,
 }
 
 
@@ -186,7 +221,7 @@ def test_the_example_plays_to_a_win_without_a_rejected_line(name: str) -> None:
     result = run_script(lines, config.loads(""))
     assert result.errors == []
     assert result.host.over
-    assert result.protocol["winner"] in ("red", "black")
+    assert result.protocol["winner"] in ("red", "black", "maniac")
     assert result.transcript[-1].startswith("Игра окончена")
     if name in FACTS:
         FACTS[name](result, result.protocol)

@@ -50,11 +50,14 @@ def register(subparsers: Any) -> None:
 def settings_for(args: argparse.Namespace) -> config.Settings:
     """config.yaml with the command line's overrides, checked like the file."""
     settings = config.load(args.config)
-    if getattr(args, "players", None) is not None:
-        if not 8 <= args.players <= 13:
-            raise VoicehostError(f"--players {args.players}: a table has 8 to 13 players")
-        settings = dataclasses.replace(settings, players=args.players)
     preset = getattr(args, "preset", None)
+    if getattr(args, "players", None) is not None:
+        low, high = PRESETS[preset or settings.rules.preset].sizes
+        if not low <= args.players <= high:
+            raise VoicehostError(
+                f"--players {args.players}: a table of these rules has {low} to {high} players"
+            )
+        settings = dataclasses.replace(settings, players=args.players)
     if preset is not None:
         fixed = PRESETS[preset].players
         players = getattr(args, "players", None)

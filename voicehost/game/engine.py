@@ -72,6 +72,21 @@ class Engine:
             return getattr(getattr(self.settings, section), key)
         return setting
 
+    def action(self, spec: RoleSpec) -> str:
+        """What a role does at night (a constant, or a setting such as the city's Commissar's)."""
+        return str(self.value(spec.action))
+
+    @property
+    def cards(self) -> str:
+        """What the table hears of a card that leaves: open, closed or half_closed."""
+        return str(self.value(self.ruleset.cards))
+
+    @property
+    def black_count(self) -> int:
+        """How many black players sit at this table."""
+        table = self.value(self.ruleset.black)
+        return int(table[self.settings.players])
+
     def enabled(self, role: Role) -> bool:
         spec = self.ruleset.roles.get(role)
         return spec is not None and bool(self.value(spec.enabled))
@@ -116,7 +131,7 @@ class Engine:
         if found is None or found[1]:
             return False
         spec = self.ruleset.roles[found[0].role]
-        return spec.private and spec.action in ("check", "check_or_kill")
+        return spec.private and self.action(spec) in ("check", "check_or_kill")
 
     # ------------------------------------------------------------------ public API
 
@@ -128,7 +143,7 @@ class Engine:
         }
         first = self.phase_of(self.ruleset.night0_steps[0], True)
         state = GameState(players=players, phase=first)
-        state.record = new_record(self.settings.players, self.settings.mafia_count)
+        state.record = new_record(self.settings.players, self.black_count)
         if self.ruleset.record_preset:
             state.record["preset"] = self.ruleset.name
             state.record["best_move"] = None
@@ -216,8 +231,8 @@ class Engine:
                 night=True,
                 late=state.window_over and night0,
                 role=step.role.value,
-                action="register" if night0 else spec.action,
-                may_miss=not night0 and spec.action in ("kill", "check_or_kill"),
+                action="register" if night0 else self.action(spec),
+                may_miss=not night0 and self.action(spec) == "kill",
                 question=question,
             )
         if phase is Phase.NIGHT0_SEATING:
@@ -277,23 +292,9 @@ class Engine:
 
     def _registered_count(self, step: NightStep) -> int:
         """How many seats a night-0 step registers: the black team's count for its step."""
-        if self.team_of(step.role) is Team.BLACK and len(step.registers) > 1:
-            return self.settings.mafia_count
         if step.role is Role.MAFIA:
-            return self.settings.mafia_count - self._other_black_cards()
+            return self.black_count
         return 1
-
-    def _other_black_cards(self) -> int:
-        """Black cards registered on steps of their own (the city's Don wakes apart)."""
-        first = self.ruleset.night0_steps[0]
-        return sum(
-            1
-            for step in self.ruleset.night0_steps
-            if step is not first
-            and self.team_of(step.role) is Team.BLACK
-            and step.role not in first.registers
-            and self.enabled(step.role)
-        )
 
     def resume_effects(self, state: GameState) -> list[Effect]:
         """After a restart: say so, then re-open the current step with its timer at full length."""
@@ -346,7 +347,7 @@ class Engine:
         red = self.living_of(state, Team.RED)
         if self.ruleset.win == "parity_with_third_team":
             third = self.living_of(state, Team.MANIAC)
-            if third and black == 0 and red <= 1:
+            if third and black + red <= 1:
                 return Team.MANIAC  # the Maniac wins alone: one other player is left
             if black == 0 and third == 0:
                 return Team.RED
@@ -530,7 +531,7 @@ class Engine:
             for seat in seats:
                 taken = players[seat].role
                 if taken is not None and taken is not role:
-                    if self.ruleset.cards == "closed" and self.team_of(taken) is Team.BLACK:
+                    if self.cards == "closed" and self.team_of(taken) is Team.BLACK:
                         raise RuleViolation("fiim_sheriff_is_black", seat=seat)
                     raise RuleViolation("role_taken", seat=seat, role=taken.value)
             for player in players.values():
@@ -552,13 +553,15 @@ class Engine:
         self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
     ) -> None:
         spec = self.ruleset.roles[step.role]
-        action = spec.action
+        action = self.action(spec)
         self._exactly(seats, 1)
         seat = seats[0]
         if action in ("check", "check_or_kill") and spec.any_seat:
             self._validate_seat(state, seat, alive=False)  # any seat: a departed one is wasted
         else:
             self._validate_seat(state, seat)
+        if self._nobody_acts(state, spec):  # the step is called, but nobody can act
+            raise RuleViolation("fiim_role_left" if action == "check" else "role_left")
         if action == "kill":
             self._shoot(state, spec, seat, out)
         elif action in ("check", "check_or_kill"):
@@ -568,6 +571,14 @@ class Engine:
         else:
             raise RuleViolation("not_now", phase=state.phase.value)
         self._maybe_finish_night_step(state, out)
+
+    def _nobody_acts(self, state: GameState, spec: RoleSpec) -> bool:
+        """A step called (fair nights) though its role has left the table."""
+        if not self.ruleset.call_departed:
+            return False
+        if spec.name is Role.MAFIA:  # the black team's step: any black player shoots
+            return not self._black_seats(state)
+        return not state.role_alive(spec.name)
 
     def _shoot(
         self, state: GameState, spec: RoleSpec, target: Seat | None, out: list[Effect]
@@ -590,18 +601,20 @@ class Engine:
     def _check(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
         """One check a night; the answer goes to the one who asked alone."""
         actions = state.night_actions
-        if self.ruleset.call_departed and not state.role_alive(spec.name):
-            raise RuleViolation("fiim_role_left")
         if spec.name in actions.checks:
             raise RuleViolation(spec.already)
         holder = state.holder(spec.name)
         if seat == holder and not self.value(spec.self_target):
             raise RuleViolation("commissar_self_check")
         actions.checks[spec.name] = seat
+        state.step_entered = True
+        if holder is not None and holder in actions.blocks.values():
+            # the «путана»'s client: no check tonight; he alone is told so
+            out.append(Private(PrivateKind.ANSWER, answer="private_blocked"))
+            return
         found = self._finds(spec, state.players[seat].role)
         yes, no = spec.answer
         out.append(Private(PrivateKind.ANSWER, found=found, answer=yes if found else no))
-        state.step_entered = True
 
     def _finds(self, spec: RoleSpec, card: Role | None) -> bool:
         if spec.learns == "role":
@@ -621,7 +634,7 @@ class Engine:
         previous = state.previous.get(spec.name)
         if seat == previous and not self.value(spec.same_twice):
             raise RuleViolation("doctor_same_patient", seat=seat)
-        if spec.action == "heal":
+        if self.action(spec) == "heal":
             actions.heal = seat
         else:
             actions.blocks[spec.name] = seat
@@ -633,8 +646,10 @@ class Engine:
         if found is None or found[1]:
             raise RuleViolation("not_now", phase=state.phase.value)
         spec = self.ruleset.roles[found[0].role]
-        if spec.action != "kill":
+        if self.action(spec) != "kill":
             raise RuleViolation("not_now", phase=state.phase.value)
+        if self._nobody_acts(state, spec):
+            raise RuleViolation("role_left")
         self._shoot(state, spec, None, out)
         self._maybe_finish_night_step(state, out)
 
@@ -757,7 +772,7 @@ class Engine:
     def _announce_left_at_night(self, state: GameState, out: list[Effect]) -> None:
         """Who left the table during the night for a foul or a removal: the morning tells."""
         for seat in state.night_actions.disqualified:
-            if self.ruleset.cards == "open":
+            if self.cards == "open":
                 role = self._role_value(state.players[seat].role)
                 out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
             else:
@@ -780,9 +795,9 @@ class Engine:
         self._record_night(state, killed)
         speakers = list(actions.disqualified) if self.value(self.ruleset.disqualified_speak) else []
         for role, spec in self.ruleset.roles.items():  # not the same seat two nights running
-            if spec.action == "heal":
+            if self.action(spec) == "heal":
                 state.previous[role] = actions.heal
-            elif spec.action in ("block", "protect"):
+            elif self.action(spec) in ("block", "protect"):
                 state.previous[role] = actions.blocks.get(role)
         state.night_actions = NightActions()
         for seat in killed:
@@ -812,7 +827,7 @@ class Engine:
 
     def _healer(self) -> Role:
         for role, spec in self.ruleset.roles.items():
-            if spec.action == "heal":
+            if self.action(spec) == "heal":
                 return role
         return Role.DOCTOR
 
@@ -858,42 +873,41 @@ class Engine:
     def _resolve_city_kills(
         self, state: GameState, out: list[Effect], shot: Seat | None
     ) -> list[Seat]:
-        """Several killers: a blocked killer's shot does not happen; a healed target lives;
-        an immortal card survives any night kill."""
+        """Several killers (docs/RULES-CITY.md): the «путана»'s client does nothing that night
+        (her black client: the black team does not shoot); a heal saves its patient from every
+        shot; no night kill takes the Immortal. Two deaths are told together."""
         actions = state.night_actions
         blocked = set(actions.blocks.values())
         state.vote_blocked = []
-        shots: list[tuple[Role, Seat]] = []
         black_blocked = any(
-            state.players[seat].role is not None
-            and self.team_of(state.players[seat].role) is Team.BLACK
-            and self.ruleset.roles[state.players[seat].role or Role.CIVILIAN].action == "kill"
+            self.team_of(state.players[seat].role) is Team.BLACK
+            and state.players[seat].role is not None
             for seat in blocked
-        ) and self._all_black_killers_blocked(state, blocked)
+        )
+        shots: list[Seat] = []
         if shot is not None and not black_blocked:
-            shots.append((Role.MAFIA, shot))
+            shots.append(shot)
         for role, target in actions.other_kills.items():
             holder = state.holder(role)
             if target is not None and holder is not None and holder not in blocked:
-                shots.append((role, target))
+                shots.append(target)
+        healed = actions.heal if not self._blocked(state, self._healer(), blocked) else None
         killed: list[Seat] = []
         saved = False
-        for _, target in shots:
+        for target in shots:
             player = state.players[target]
             card = self.ruleset.roles.get(player.role or Role.CIVILIAN)
             if not player.alive or target in killed:
                 continue
-            if target == actions.heal and not self._blocked(state, self._healer(), blocked):
+            if target == healed:
                 saved = True
-                continue
-            if card is not None and card.immortal:
-                saved = True
-                continue
-            killed.append(target)
-        actions.saved = saved
+            elif card is None or not card.immortal:
+                killed.append(target)
+        killed.sort()
+        actions.saved = saved and not killed
         actions.killed = list(killed)
         if len(killed) >= 2:
-            out.append(Say("city.killed_two", {"seats": tuple(sorted(killed))}))
+            out.append(Say("city.killed_two", {"seats": tuple(killed)}))
         elif killed:
             out.append(Say("city.killed", {"seat": killed[0]}))
         elif saved:
@@ -904,16 +918,7 @@ class Engine:
             if state.players[seat].alive and seat not in killed:
                 state.vote_blocked.append(seat)
                 out.append(Say("city.blocked", {"seat": seat}))
-        return sorted(killed)
-
-    def _all_black_killers_blocked(self, state: GameState, blocked: set[Seat]) -> bool:
-        """The black team's shot fails when the client is its only shooter left."""
-        shooters = [
-            seat
-            for seat in self._black_seats(state)
-            if self.ruleset.roles[state.players[seat].role or Role.CIVILIAN].action == "kill"
-        ]
-        return bool(shooters) and all(seat in blocked for seat in shooters)
+        return killed
 
     def _blocked(self, state: GameState, role: Role, blocked: set[Seat]) -> bool:
         holder = state.holder(role)
@@ -962,7 +967,7 @@ class Engine:
             )
             return
         check = actions.checks.get(Role.COMMISSAR)
-        checked_mafia = None if check is None else players[check].role is Role.MAFIA
+        checked_mafia = None if check is None else self.team_of(players[check].role) is Team.BLACK
         night: dict[str, Any] = {
             "night": state.night,
             "shot": self._agreed_shot(state),
@@ -1012,7 +1017,7 @@ class Engine:
         self, state: GameState, out: list[Effect], seat: Seat, how: str
     ) -> None:
         player = state.players[seat]
-        if self.ruleset.cards == "closed":  # the card stays hidden (MR 7.24, 8.5)
+        if self.cards == "closed":  # the card stays hidden (MR 7.24, 8.5)
             if how == "vote":
                 out.append(Say("fiim.leaves", {"seat": seat}))
             elif how != "kill" and not state.phase.is_night:  # the morning tells of these
@@ -1025,7 +1030,7 @@ class Engine:
         if player.role is None:  # the acquaintance round: the host has not learnt the roles yet
             out.append(Say("foul.disqualified_card", {"seat": seat}))
             return
-        if self.ruleset.cards == "half_closed":  # the team is told, not the card
+        if self.cards == "half_closed":  # the team is told, not the card
             team = self.team_of(player.role).value
             key = "city.disqualified_team" if how == "disqualified" else "city.leaves_team"
             out.append(Say(key, {"seat": seat, "team": team}))

@@ -34,7 +34,7 @@ DEFAULT_MAFIA_COUNT = {8: 2, 9: 3, 10: 3, 11: 3, 12: 4, 13: 4}
 class RulesSettings:
     """The club's rules; every decision of docs/RULES.md is one of these, with its default."""
 
-    preset: str = choices("club", "fiim", default="club")
+    preset: str = choices("club", "fiim", "city", default="club")
     mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
     commissar: bool = True
     doctor: bool = True
@@ -112,15 +112,44 @@ class FiimSettings:
 
 
 @dataclass(frozen=True)
+class CitySettings:
+    """The choices of city Mafia (docs/RULES-CITY.md; ``rules.preset: city``; the other presets
+    never read them): which roles are dealt, what the Commissar does at night, what the table is
+    told of a card that leaves, and the windows of the city's own night steps."""
+
+    don: bool = True
+    commissar: bool = True
+    commissar_action: str = choices("check", "kill", default="check")
+    doctor: bool = True
+    putana: bool = True
+    maniac: bool = True
+    immortal: bool = True
+    cards: str = choices("open", "closed", "half_closed", default="open")
+    don_window_seconds: float = bounded(3, 300, 15)
+    putana_window_seconds: float = bounded(3, 300, 15)
+    maniac_window_seconds: float = bounded(3, 300, 15)
+
+
+@dataclass(frozen=True)
 class Preset:
-    """What a preset fixes about the table: its size and its black team (None: the config's)."""
+    """What a preset fixes about the table: its size (None: the config's), its black team (None:
+    the config's, or the rule set's table) and the table sizes it is played at."""
 
     players: int | None = None
     black: int | None = None
+    sizes: tuple[int, int] = (8, 13)
 
 
-#: The presets ``rules.preset`` names. The rules of each are in ``voicehost.game.presets``.
-PRESETS = {"club": Preset(), "fiim": Preset(players=10, black=3)}
+#: The presets ``rules.preset`` names. The rules of each are voicehost/game/presets/NAME.yaml.
+PRESETS = {
+    "club": Preset(),
+    "fiim": Preset(players=10, black=3, sizes=(10, 10)),
+    "city": Preset(sizes=(6, 20)),
+}
+
+#: City Mafia's black team (the Don among them) at each table size (docs/RULES-CITY.md).
+CITY_BLACK = {6: 1, 7: 2, 8: 2, 9: 2, 10: 3, 11: 3, 12: 3, 13: 4, 14: 4, 15: 4, 16: 5, 17: 5,
+              18: 5, 19: 6, 20: 6}  # fmt: skip
 
 #: Keys an earlier voicehost wrote into a journal's night record that do not decide the game.
 _NOT_RULES = {"masking", "masking_noise", "masking_file", "masking_volume"}
@@ -135,6 +164,7 @@ class GameRules:
     timers: TimerSettings = field(default_factory=TimerSettings)
     night: NightWindows = field(default_factory=NightWindows)
     fiim: FiimSettings = field(default_factory=FiimSettings)
+    city: CitySettings = field(default_factory=CitySettings)
 
     @property
     def preset(self) -> Preset:
@@ -143,6 +173,8 @@ class GameRules:
     @property
     def mafia_count(self) -> int:
         """How many black players sit at this table."""
+        if self.rules.preset == "city":
+            return CITY_BLACK[self.players]
         return self.preset.black or self.rules.mafia_count[self.players]
 
     def to_record(self) -> dict[str, Any]:
@@ -161,8 +193,10 @@ class GameRules:
                 f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)
             },
         }
-        if not club:
+        if self.rules.preset == "fiim":
             record["fiim"] = dataclasses.asdict(self.fiim)
+        if self.rules.preset == "city":
+            record["city"] = dataclasses.asdict(self.city)
         return record
 
     @classmethod
@@ -171,8 +205,8 @@ class GameRules:
         if not isinstance(record, dict):
             raise BadRecord("the header's game record is not a mapping")
         players = record.get("players")
-        if not isinstance(players, int) or isinstance(players, bool) or not 8 <= players <= 13:
-            raise BadRecord(f"players is {players!r}; a table has 8 to 13 players")
+        if not isinstance(players, int) or isinstance(players, bool) or not 4 <= players <= 20:
+            raise BadRecord(f"players is {players!r}; a table has 6 to 20 players")
         rules = _section(RulesSettings, record.get("rules"), "rules", set())
         if "mafia_count" in rules:
             rules["mafia_count"] = _mafia_count(rules["mafia_count"])
@@ -182,8 +216,14 @@ class GameRules:
             timers=TimerSettings(**_section(TimerSettings, record.get("timers"), "timers", set())),
             night=NightWindows(**_section(NightWindows, record.get("night"), "night", _NOT_RULES)),
             fiim=FiimSettings(**_section(FiimSettings, record.get("fiim"), "fiim", set())),
+            city=CitySettings(**_section(CitySettings, record.get("city"), "city", set())),
         )
-        if players not in game.rules.mafia_count:
+        low, high = game.preset.sizes
+        if not low <= players <= high:
+            raise BadRecord(
+                f"players is {players}; the {game.rules.preset} rules seat {low} to {high}"
+            )
+        if game.rules.preset == "club" and players not in game.rules.mafia_count:
             raise BadRecord(f"rules.mafia_count has no entry for {players} players")
         fixed = game.preset.players
         if fixed is not None and players != fixed:

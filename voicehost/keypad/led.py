@@ -57,8 +57,12 @@ def led_pattern(message: Private, settings: PrivateSettings) -> tuple[LedStep, .
     if message.kind is PrivateKind.ENTRY_CONFIRMED:
         return confirmation_pattern()
     if message.kind is PrivateKind.ANSWER:
-        if message.found is None:
-            raise DeviceError("the check's answer has no result to show (a bug: report it)")
+        if message.found is None:  # no answer tonight (the «путана»'s client): dark, as long
+            return (
+                *confirmation_pattern(),
+                LedStep(False, ANSWER_PAUSE_SECONDS + settings.led_seconds),
+                LedStep(False, 0.0),
+            )
         return (  # lit: the check found what it looks for (the mafia, the Sheriff, black)
             *confirmation_pattern(),
             LedStep(False, ANSWER_PAUSE_SECONDS),
