@@ -361,7 +361,7 @@ def record_night(
     host.start()
     result = run_script(script, config, clock=clock, host=host)
     assert result.errors == []
-    assert host.state is not None and host.state.phase is Phase.NIGHT_MAFIA
+    assert host.state is not None and host.state.phase is steps[0][0]
     night_start = timeline.first("Наступает ночь, город засыпает!")
     controller = KeypadController(host, timeline, clock)
     for phase, acts in steps:
@@ -592,4 +592,107 @@ def test_a_fiim_night_lasts_the_same_whether_the_roles_act_at_once_late_or_never
         FiimNight(_shots("M", None, "6E"), NONE, Act("1E", 7.0)),
     ]
     schedules = [play_fiim_night(night, voice).announcements for night in nights]
+    assert all(schedule == schedules[0] for schedule in schedules), schedules
+
+
+# --------------------------------------------------------------------------- city nights
+# docs/RULES-CITY.md: the «путана» 1, mafia 2 and 9, the Immortal 3, the Commissar 4, the Don 5,
+# the Doctor 7, the Maniac 8. Day 1 sends 9 away, so night 1 has six steps: the «путана», the
+# mafia, the Don, the Commissar, the Doctor, the Maniac.
+
+CITY_NIGHT0_AND_DAY1 = [
+    *("2 5 9", "wait", "5", "wait", "4", "wait", "7", "wait", "1", "wait", "8", "wait", "3"),
+    *("wait", "."),
+    *[line for seat in range(1, 11) for line in (("8" if seat == 9 else "9"), ".")],
+    *("wait", "wait", "1", ".", "wait"),
+]
+
+CITY_STEPS = (
+    Phase.NIGHT_PUTANA,
+    Phase.NIGHT_MAFIA,
+    Phase.NIGHT_DON,
+    Phase.NIGHT_COMMISSAR,
+    Phase.NIGHT_DOCTOR,
+    Phase.NIGHT_MANIAC,
+)
+
+
+def play_city_night(acts: tuple[Act, ...], voice: EspeakVoice) -> Recorded:
+    from voicehost.config import with_preset
+
+    config = with_preset(settings(), "city")
+    steps = tuple((phase, (act,)) for phase, act in zip(CITY_STEPS, acts, strict=True))
+    return record_night(config, CITY_NIGHT0_AND_DAY1, steps, "Город просыпается!", voice)
+
+
+def test_a_city_night_sounds_the_same_whoever_acts_and_however_many_die(
+    voice: EspeakVoice,
+) -> None:
+    nights = {
+        "blocks 6, mafia 3 (immortal), Don 4, Commissar 2, heal 4, Maniac 10 (one death)": (
+            Act("6E"),
+            Act("3E"),
+            Act("4E"),
+            Act("2E"),
+            Act("4E"),
+            Act("10E"),
+        ),
+        "blocks 2 (the mafia do not shoot), mafia 6, Don 1, Commissar 8, heal 7, Maniac 4": (
+            Act("2E"),
+            Act("6E"),
+            Act("1E"),
+            Act("8E"),
+            Act("7E"),
+            Act("4E"),
+        ),
+        "blocks 8 (the Maniac), mafia 10, Don 10, Commissar 5, heal 10 (saved), Maniac 6": (
+            Act("8E"),
+            Act("10E"),
+            Act("10E"),
+            Act("5E"),
+            Act("10E"),
+            Act("6E"),
+        ),
+        "blocks 3, mafia 6, Don 7, Commissar 1, heal 1, Maniac 7 (two deaths)": (
+            Act("3E"),
+            Act("6E"),
+            Act("7E"),
+            Act("1E"),
+            Act("1E"),
+            Act("7E"),
+        ),
+    }
+    recorded = {name: play_city_night(acts, voice) for name, acts in nights.items()}
+    digests = {name: digest(night.audio) for name, night in recorded.items()}
+    assert len(set(digests.values())) == 1, digests
+    texts = [text for _, text in next(iter(recorded.values())).announcements[:-1]]
+    assert not [t for t in texts if "номер" in t or any(c.isdigit() for c in t)]
+    mornings = [
+        next(line for line in night.transcript if line.startswith("Этой ночью"))
+        for night in recorded.values()
+    ]
+    assert mornings == [
+        "Этой ночью убит игрок номер десять.",
+        "Этой ночью убит игрок номер четыре.",
+        "Этой ночью никто не погиб: жителя города спасли.",
+        "Этой ночью убиты игроки номер шесть и семь.",
+    ]
+
+
+def test_a_city_night_lasts_the_same_whether_the_roles_act_at_once_late_or_never(
+    voice: EspeakVoice,
+) -> None:
+    nights = [
+        tuple(Act(keys, 1.0) for keys in ("6E", "3E", "4E", "2E", "4E", "10E")),
+        tuple(Act(keys, 14.0) for keys in ("6E", "3E", "4E", "2E", "4E", "10E")),
+        (NONE,) * 6,
+        (Act("2E"), Act("M"), NONE, Act("9E", 12.0), NONE, Act("M")),
+    ]
+    schedules = []
+    for night in nights:
+        recorded = play_city_night(night, voice)
+        # the mafia's warning is the club's: said when no shot has come by its moment
+        schedules.append(
+            [(at, text) for at, text in recorded.announcements if text != NO_AGREED_SHOT]
+        )
     assert all(schedule == schedules[0] for schedule in schedules), schedules

@@ -735,7 +735,8 @@ class Engine:
         state.night_actions = NightActions()
         state.candidates = []
         out.append(Say(self.ruleset.night_opening))
-        self._wake(state, out, self.phase_of(self.ruleset.night_steps[0], False))
+        first = next(step for step in self.ruleset.night_steps if self.enabled(step.role))
+        self._wake(state, out, self.phase_of(first, False))
 
     # ------------------------------------------------------------------ morning
 
