@@ -66,10 +66,10 @@ class Game:
 
     def check(self, state: GameState, effects: list[Effect]) -> None:
         for effect in effects:
-            if isinstance(effect, StartTimer) and effect.speaker is not None:
-                if effect.timer is not TimerKind.LAST_WORDS:  # only last words are theirs
-                    alive = state.players[effect.speaker].alive
-                    assert alive, f"{effect.speaker} has left yet speaks"
+            if not isinstance(effect, StartTimer) or effect.speaker is None:
+                continue
+            if effect.timer is not TimerKind.LAST_WORDS:  # only last words are theirs
+                assert state.players[effect.speaker].alive, f"{effect.speaker} left, yet speaks"
         for day in state.record["days"]:
             for vote in day["votes"]:
                 for key in vote["counts"]:
