@@ -28,7 +28,12 @@ def literal_uses() -> list[Use]:
         phrases = [rules.night0_opening, rules.night_opening, rules.morning_phrase]
         for step in (*rules.night0_steps, *rules.night_steps):
             phrases += [step.wake, step.sleep]
-            uses.append(("screen", step.prompt, None))
+            action = rules.roles[step.role].action
+            if "." in action and step in rules.night_steps:  # a setting chooses the action
+                questions = [f"{step.prompt}_{choice}" for choice in ("check", "kill")]
+            else:
+                questions = [step.prompt]
+            uses.extend(("screen", question, None) for question in questions)
         uses.extend(("phrases", key, none) for key in phrases)
         uses.extend(
             ("phrases", phrase, frozenset({"seat"})) for phrase, _ in rules.speeches.values()

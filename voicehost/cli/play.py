@@ -25,7 +25,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--script", type=Path, help="play this command file instead of live input")
     parser.add_argument(
-        "--players", type=int, help="players at the table, 8 to 13 (default: config)"
+        "--players",
+        type=int,
+        help="players at the table: 8 to 13 (club), 10 (fiim), 6 to 20 (city); default: config",
     )
     parser.add_argument(
         "--lang", choices=("ru", "en"), help="announcement language (default: config)"
@@ -33,7 +35,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--preset",
         choices=sorted(PRESETS),
-        help="the rules: club (docs/RULES.md) or fiim (docs/RULES-FIIM.md); default: config",
+        help="the rules: club (docs/RULES.md), fiim (docs/RULES-FIIM.md) or city "
+        "(docs/RULES-CITY.md); default: config",
     )
     parser.add_argument("--journal", type=Path, help="journal file (default: a new one per game)")
     parser.add_argument("--text", action="store_true", help="announcements as text only, no sound")
@@ -52,8 +55,9 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
     settings = config.load(args.config)
     preset = getattr(args, "preset", None)
     if getattr(args, "players", None) is not None:
-        low, high = PRESETS[preset or settings.rules.preset].sizes
-        if not low <= args.players <= high:
+        rules = PRESETS[preset or settings.rules.preset]
+        low, high = rules.sizes
+        if rules.players is None and not low <= args.players <= high:
             raise VoicehostError(
                 f"--players {args.players}: a table of these rules has {low} to {high} players"
             )

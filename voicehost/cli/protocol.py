@@ -12,7 +12,6 @@ from typing import Any
 
 from voicehost.cli.play import settings_for
 from voicehost.errors import VoicehostError
-from voicehost.game.model import Phase
 from voicehost.host import protocol, scores
 from voicehost.host.journal import newest_game
 from voicehost.host.protocol import ExtraPoints
@@ -79,7 +78,7 @@ def enter_points(
     rules = replayed.settings.game
     if rules.rules.preset != "fiim":
         raise VoicehostError(book.screen("score_not_fiim"))
-    if replayed.state.phase is not Phase.GAME_OVER:
+    if not replayed.state.over:
         raise VoicehostError(book.screen("score_not_over"))
     limit = rules.fiim.score_extra_limit
     tell(book.screen("score_intro", {"game": game, "limit": f"{limit:g}"}))

@@ -3,7 +3,6 @@ nominations so far and the question of the moment, every word from the game's ph
 
 from __future__ import annotations
 
-from voicehost.game.model import Phase
 from voicehost.host.loop import Host
 
 
@@ -20,7 +19,7 @@ def status_lines(host: Host) -> list[str]:
         when = book.screen("day", {"day": state.day})
     head = f"{when} · {phase}"
     if state.current_speaker is not None and state.speech_running:
-        lost = state.phase is Phase.NOMINATION and state.lost_speech == state.current_speaker
+        lost = state.nominating and state.lost_speech == state.current_speaker
         words = "lost_speech" if lost else "speaking"  # FIIM, MR 9.5.1: nobody speaks
         head += " · " + book.screen(words, {"seat": state.current_speaker})
     remaining = host.remaining()
@@ -39,7 +38,7 @@ def status_lines(host: Host) -> list[str]:
         f"{book.screen('table')}: " + " ".join(table) + f"   {book.screen('table_legend')}",
     ]
     if not state.phase.is_night:
-        if state.phase is Phase.NOMINATION and state.nominations:
+        if state.nominating and state.nominations:
             made = "; ".join(
                 f"{nominator} → {', '.join(str(seat) for seat in nominees)}"
                 for nominator, nominees in state.nominations.items()
@@ -74,7 +73,7 @@ def prompt_text(host: Host) -> str:
         return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
     if prompt.speech_running:
         state = host.state
-        if state is not None and state.phase is Phase.DISCUSSION:
+        if state is not None and state.discussing:
             return book.screen("prompt_end_discussion")
         return book.screen("prompt_end_speech")
     return ""

@@ -222,6 +222,8 @@ class Engine:
             spec = self.ruleset.roles[step.role]
             count = self._registered_count(step) if night0 else 1
             question = step.prompt
+            if not night0 and spec.action != self.action(spec):  # an action a setting chooses
+                question = f"{question}_{self.action(spec)}"
             if question == "prompt_register_mafia" and count == 1:
                 question = "prompt_register_one_mafia"
             return Prompt(

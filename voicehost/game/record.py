@@ -80,6 +80,11 @@ class NightRecord(TypedDict):
     don_found_sheriff: NotRequired[bool | None]
     sheriff_check: NotRequired[Seat | None]
     sheriff_found_black: NotRequired[bool | None]
+    # city Mafia: each role's visit, check and kill (role -> seat; None: no shot) and every death
+    blocks: NotRequired[dict[str, Seat]]
+    checks: NotRequired[dict[str, Seat]]
+    kills: NotRequired[dict[str, Seat | None]]
+    killed_all: NotRequired[list[Seat]]
 
 
 class BestMove(TypedDict):

@@ -144,6 +144,21 @@ class GameState:
             owns_day=False,
         )
 
+    @property
+    def over(self) -> bool:
+        """The game has ended (a winner, a draw or a team's loss)."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def discussing(self) -> bool:
+        """The day's free discussion is under way."""
+        return self.phase is Phase.DISCUSSION
+
+    @property
+    def nominating(self) -> bool:
+        """The nomination round is under way."""
+        return self.phase is Phase.NOMINATION
+
     def living(self) -> list[Seat]:
         """Seats still at the table, in seat order."""
         return [seat for seat, player in sorted(self.players.items()) if player.alive]

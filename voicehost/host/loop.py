@@ -37,7 +37,7 @@ from voicehost.game.inputs import (
     TimeUp,
     drop_last_undoable,
 )
-from voicehost.game.model import Cue, Phase
+from voicehost.game.model import Cue
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
@@ -160,7 +160,7 @@ class Host:
         self.state, self.accepted = replayed.state, replayed.accepted
         self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
         self._journal.append_note({"resumed": True})
-        if self.state.phase is Phase.GAME_OVER:
+        if self.state.over:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
 

@@ -21,6 +21,7 @@ from voicehost.game.record import (
 from voicehost.game.state import GameState
 from voicehost.host import storage
 from voicehost.phrases import PhraseBook
+from voicehost.rulesets import load_preset
 
 
 class SeatLine(TypedDict):
@@ -147,11 +148,12 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     def say(key: str, **params: Any) -> str:
         return book.screen(f"protocol_{key}", params)
 
+    black = {role.value for role in load_preset(protocol.get("preset") or "club").black_roles()}
     lines = [say("title", players=protocol["players"], mafia=protocol["mafia_count"]), ""]
     lines.append(say("columns"))
     for seat in protocol["seats"]:
         role = book.word(seat["role"]) if seat["role"] else "?"
-        if seat["role"] in ("mafia", "don"):
+        if seat["role"] in black:
             role = role.upper()  # the black cards stand out on paper
         how = seat["left"]
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
@@ -245,9 +247,27 @@ def _night_lines(night: NightRecord, say: Say, fiim: bool) -> list[str]:
             lines.append("  " + say("saved"))
         if night.get("killed") is not None:
             lines.append("  " + say("killed", seat=night["killed"]))
+        lines.extend(_more_roles_lines(night, say))
     if night.get("disqualified"):
         key = "removed" if fiim else "disqualified"
         lines.append("  " + say(key, seats=_seats(night["disqualified"])))
+    return lines
+
+
+def _more_roles_lines(night: NightRecord, say: Say) -> list[str]:
+    """A night with more roles (city Mafia): each role's visit, check and shot, and every death."""
+    entries: list[tuple[str, str, Seat | None]] = [
+        *(("role_block", role, seat) for role, seat in night.get("blocks", {}).items()),
+        *(("role_check", role, seat) for role, seat in night.get("checks", {}).items()),
+        *(("role_kill", role, seat) for role, seat in night.get("kills", {}).items()),
+    ]
+    lines = [
+        "  " + say(key, role=role, seat=seat if seat is not None else say("no_shot"))
+        for key, role, seat in entries
+    ]
+    killed = night.get("killed_all", [])
+    if len(killed) > 1:
+        lines.append("  " + say("killed_all", seats=_seats(killed)))
     return lines
 
 

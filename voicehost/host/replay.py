@@ -38,7 +38,7 @@ class Accepted:
 def revealed(before: GameState, after: GameState) -> bool:
     """Did this step send a player away or end the game (and so tell the table a role or the
     winner)?"""
-    ended = after.phase is Phase.GAME_OVER and before.phase is not Phase.GAME_OVER
+    ended = after.over and not before.over
     return ended or len(after.record["departures"]) > len(before.record["departures"])
 
 
