@@ -11,6 +11,7 @@ from gamekit import REPO
 from voicehost import config
 from voicehost.console.commandline import strip_comment
 from voicehost.console.script import ScriptResult, run_script
+from voicehost.host import protocol as protocol_module
 
 EXAMPLES = REPO / "examples"
 
@@ -186,6 +187,9 @@ def city_maniac_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
     night1 = protocol["nights"][1]
     assert night1["killed"] == 4  # the Maniac's; the mafia's client-blocked shot did not happen
     assert result.transcript[-1] == "Игра окончена. Маньяк победил в одиночку!"
+    table = protocol_module.to_table(result.protocol, result.host.book)
+    assert table.endswith("Победа: маньяк (в одиночку)")
+    assert "маньяк: выстрел 7" in table and "убиты: 1, 7" in table
     living = [s["seat"] for s in protocol["seats"] if s["at_table"]]
     assert living == [3, 8]
 

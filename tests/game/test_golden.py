@@ -72,6 +72,7 @@ SCRIPTS = {
         "timers:\n  acquaintance_seconds: 20\n"
     ),
     "fiim.script": "rules:\n  preset: fiim\n",  # docs/RULES-FIIM.md
+    "city.script": "rules:\n  preset: city\n",  # docs/RULES-CITY.md
 }
 """Each golden script and the config.yaml it is played with."""
 

@@ -178,15 +178,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
         lines.extend(_fiim_lines(protocol, say))
     lines.append("")
     winner = protocol["winner"]
-    lines.append(
-        say("winner_red")
-        if winner == "red"
-        else say("winner_draw")
-        if winner == "draw"
-        else say("winner_black")
-        if winner
-        else say("winner_none")
-    )
+    lines.append(say(f"winner_{winner}" if winner else "winner_none"))  # red, black, maniac, draw
     return "\n".join(lines)
 
 
