@@ -166,6 +166,7 @@ class Settings:
     private: PrivateSettings = field(default_factory=PrivateSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     base_dir: str = field(default=".", metadata={"internal": True})
+    ruleset_text: str = field(default="", metadata={"internal": True})  # rules.file's text
 
     def path(self, relative: str) -> Path:
         """A path from the config, relative to the config file's folder."""
@@ -181,7 +182,13 @@ class Settings:
         """The settings that decide the game, as the rules take them."""
         windows = {f.name: getattr(self.night, f.name) for f in dataclasses.fields(NightWindows)}
         return GameRules(
-            self.players, self.rules, self.timers, NightWindows(**windows), self.fiim, self.city
+            self.players,
+            self.rules,
+            self.timers,
+            NightWindows(**windows),
+            self.fiim,
+            self.city,
+            self.ruleset_text,
         )
 
     def with_game(self, game: GameRules) -> Settings:
@@ -195,6 +202,7 @@ class Settings:
             night=night,
             fiim=game.fiim,
             city=game.city,
+            ruleset_text=game.ruleset_text,
         )
 
 
@@ -282,7 +290,36 @@ def loads(text: str, base_dir: str | Path = ".") -> Settings:
     settings = _build(Settings, node, "")
     settings = dataclasses.replace(settings, base_dir=str(base_dir))
     _check_cross_fields(settings, node)
+    if settings.rules.file:
+        settings = _with_rule_set_file(settings, node)
     return settings
+
+
+def _with_rule_set_file(settings: Settings, root: yaml.Node) -> Settings:
+    """Read and check rules.file (a club's own rule set); its mistakes are named by line."""
+    from voicehost.rulesets import RuleSetError, parse
+
+    path = settings.path(settings.rules.file)
+    line = _find_line(root, "rules.file")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError("rules.file", line, f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        ruleset = parse(text, str(path))
+    except RuleSetError as exc:
+        mistakes = "; ".join(f"{path}:{at}: {message}" for at, message in exc.problems)
+        raise ConfigError(
+            "rules.file", line, f"{mistakes} (`voicehost rules check {path}` lists them)"
+        ) from exc
+    low, high = ruleset.players
+    if not low <= settings.players <= high:
+        raise ConfigError(
+            "players",
+            _find_line(root, "players") or line,
+            f"{settings.players} is out of range; allowed: {low} to {high} ({path})",
+        )
+    return dataclasses.replace(settings, ruleset_text=text)
 
 
 def _line(node: yaml.Node) -> int:

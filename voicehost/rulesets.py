@@ -503,5 +503,13 @@ SETTINGS = {
 
 
 def engine_for(settings: GameRules) -> Engine:
-    """The one engine, playing by the rule set ``settings`` names."""
+    """The one engine, playing by the rule set ``settings`` names: the preset's, or a club's own
+    file's (its text, as config.yaml read it or the journal recorded it)."""
+    if settings.ruleset_text:
+        return Engine(settings, _parse_text(settings.ruleset_text))
     return Engine(settings, load_preset(settings.rules.preset))
+
+
+@functools.lru_cache(maxsize=8)
+def _parse_text(text: str) -> RuleSet:
+    return parse(text, "the game's rule set (rules.file)")

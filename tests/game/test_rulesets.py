@@ -69,3 +69,41 @@ def test_rules_check_prints_each_mistake_and_fails(
     assert f"{path}:8: roles.wizard" in out and f"{path}:16: night.call_departed" in out
     club = REPO / "voicehost" / "game" / "presets" / "club.yaml"
     assert run(argparse.Namespace(rules_action="check", file=str(club))) == 0
+
+
+def test_a_club_file_named_in_config_is_played_and_its_game_resumes_without_it(
+    tmp_path: Path,
+) -> None:
+    from voicehost import config
+    from voicehost.console.script import run_script
+    from voicehost.host import protocol
+    from voicehost.host.replay import replay_journal
+
+    variant = tmp_path / "ours.yaml"
+    variant.write_text(
+        (REPO / "examples" / "club-with-maniac.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    settings = config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
+    journal = tmp_path / "game.jsonl"
+    night0 = ["2 5 9", "wait", "4", "wait", "7", "wait", "8", "wait", "."]
+    played = run_script(night0, settings, journal_path=journal)
+    assert played.errors == []
+    assert "Просыпается маньяк!" in played.transcript  # the club's own card wakes
+    variant.unlink()  # the journal keeps the rule set it was played by
+    replayed = replay_journal(config.loads(""), journal)
+    assert protocol.build(replayed.state) == played.protocol
+    assert replayed.engine.ruleset.name == "club with a Maniac"
+
+
+def test_a_mistake_in_the_club_file_stops_the_config_with_the_file_and_its_line(
+    tmp_path: Path,
+) -> None:
+    from voicehost import config
+    from voicehost.config import ConfigError
+
+    (tmp_path / "ours.yaml").write_text(BROKEN, encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
+    assert "ours.yaml:8: roles.wizard" in str(caught.value)
+    assert "rules.file" in str(caught.value)

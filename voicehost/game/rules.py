@@ -35,6 +35,7 @@ class RulesSettings:
     """The club's rules; every decision of docs/RULES.md is one of these, with its default."""
 
     preset: str = choices("club", "fiim", "city", default="club")
+    file: str = ""  # a club's own rule set (YAML, `voicehost rules check FILE`); "": the preset's
     mafia_count: dict[int, int] = field(default_factory=lambda: dict(DEFAULT_MAFIA_COUNT))
     commissar: bool = True
     doctor: bool = True
@@ -165,6 +166,7 @@ class GameRules:
     night: NightWindows = field(default_factory=NightWindows)
     fiim: FiimSettings = field(default_factory=FiimSettings)
     city: CitySettings = field(default_factory=CitySettings)
+    ruleset_text: str = ""  # a club's own rule set file's text (rules.file), kept in the journal
 
     @property
     def preset(self) -> Preset:
@@ -185,6 +187,8 @@ class GameRules:
         club = self.rules.preset == "club"
         if club:
             del rules["preset"]
+        if not self.rules.file:
+            del rules["file"]  # a game by a preset's rules: the header as before rule set files
         record: dict[str, Any] = {
             "players": self.players,
             "rules": rules,
@@ -197,6 +201,8 @@ class GameRules:
             record["fiim"] = dataclasses.asdict(self.fiim)
         if self.rules.preset == "city":
             record["city"] = dataclasses.asdict(self.city)
+        if self.ruleset_text:
+            record["ruleset"] = self.ruleset_text  # resumes by it even if the file changes
         return record
 
     @classmethod
@@ -217,6 +223,7 @@ class GameRules:
             night=NightWindows(**_section(NightWindows, record.get("night"), "night", _NOT_RULES)),
             fiim=FiimSettings(**_section(FiimSettings, record.get("fiim"), "fiim", set())),
             city=CitySettings(**_section(CitySettings, record.get("city"), "city", set())),
+            ruleset_text=_text(record.get("ruleset", "")),
         )
         low, high = game.preset.sizes
         if not low <= players <= high:
@@ -271,6 +278,12 @@ def _checked(spec: dataclasses.Field[Any], kind: Any, value: Any, key: str) -> A
     allowed = spec.metadata.get("choices")
     if not isinstance(value, str) or (allowed and value not in allowed):
         raise BadRecord(f"{key} is {value!r}; allowed: {', '.join(allowed or ())}")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadRecord("the recorded rule set is not text")
     return value
 
 
