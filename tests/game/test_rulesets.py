@@ -107,3 +107,19 @@ def test_a_mistake_in_the_club_file_stops_the_config_with_the_file_and_its_line(
         config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
     assert "ours.yaml:8: roles.wizard" in str(caught.value)
     assert "rules.file" in str(caught.value)
+
+
+@pytest.mark.parametrize("name", preset_names())
+def test_rules_show_prints_the_rule_set_and_draws_its_night_and_day(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    drawing = tmp_path / f"{name}.svg"
+    args = argparse.Namespace(rules_action="show", name=name, diagram=str(drawing), config=None)
+    assert run(args) == 0
+    printed = capsys.readouterr().out
+    ruleset = load_preset(name)
+    assert all(f"  {role.value}" in printed for role in ruleset.roles)
+    svg = drawing.read_text(encoding="utf-8")
+    book = PhraseBook.load("ru")
+    for step in ruleset.night_steps:  # every wake of the night is drawn, in the town's words
+        assert book.render(step.wake, {}).text.replace("!", "") in svg.replace("&#33;", "")

@@ -11,8 +11,14 @@ from typing import Any
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("rules", help="show a rule set, or check a club's own file")
     actions = parser.add_subparsers(dest="rules_action", required=True)
-    show = actions.add_parser("show", help="print a preset's (or a file's) rules")
-    show.add_argument("name", help="a preset (club, fiim) or a rule set file")
+    show = actions.add_parser(
+        "show", help="print a preset's (or a file's) rules and draw its night and day"
+    )
+    show.add_argument("name", help="a preset (club, fiim, city) or a rule set file")
+    show.add_argument(
+        "--diagram",
+        help="the drawing's file, .png or .svg (default: rules-NAME.png in this folder)",
+    )
     check = actions.add_parser("check", help="name every mistake of a rule set file with its line")
     check.add_argument("file", help="the rule set file (YAML)")
     parser.set_defaults(func=run)
@@ -21,6 +27,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from voicehost import config
     from voicehost.errors import VoicehostError
     from voicehost.phrases import PhraseBook
     from voicehost.rulesets import RuleSetError, load_file, load_preset, parse, preset_names
@@ -52,7 +59,101 @@ def run(args: argparse.Namespace) -> int:
         presets = ", ".join(preset_names())
         raise VoicehostError(f"{name}: not a preset ({presets}) nor a readable file") from exc
     print("\n".join(describe(ruleset)))
+    target = Path(args.diagram or f"rules-{Path(name).stem}.png")
+    draw(ruleset, target, book, config.load(args.config).game)
+    print(f"\n{target}")
     return 0
+
+
+def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
+    """The night and the day as a graph: each wake with its window, the morning's resolvers, the
+    day's steps, the ties and the end; written to ``target`` (.png or .svg) by Graphviz."""
+    import graphviz
+
+    from voicehost.errors import VoicehostError
+
+    fmt = target.suffix.lstrip(".") or "png"
+    if fmt not in ("png", "svg"):
+        raise VoicehostError(f"{target}: the drawing is written as .png or .svg")
+    graph = graphviz.Digraph(ruleset.name, format=fmt)
+    graph.attr(rankdir="TB", fontname="DejaVu Sans", label=f"{ruleset.name}", labelloc="t")
+    graph.attr("node", fontname="DejaVu Sans", shape="box", style="rounded")
+
+    def seconds(setting: str) -> str:
+        section, key = setting.split(".", 1)
+        return f"{getattr(getattr(game, section), key):g} s ({setting})"
+
+    def wake(step: Any) -> str:
+        return f"{book.render(step.wake, {}).text}\n{seconds(step.window)}"
+
+    with graph.subgraph(name="cluster_night0") as night0:
+        night0.attr(label=book.phase_name("night0_mafia", ruleset.name).split(":")[0])
+        previous = None
+        for index, step in enumerate(ruleset.night0_steps):
+            node = f"n0_{index}"
+            night0.node(node, wake(step))
+            if previous:
+                night0.edge(previous, node)
+            previous = node
+        if ruleset.seating:
+            seating = book.render("fiim.free_seating", {}).text
+            night0.node("seating", f"{seating}\n{seconds(ruleset.seating)}")
+            night0.edge(previous or "seating", "seating")
+            previous = "seating"
+    graph.node("morning0", book.render(ruleset.morning_phrase, {}).text, shape="ellipse")
+    graph.edge(previous or "morning0", "morning0")
+    day = [
+        ("discussion", "day.discussion") if ruleset.day_opening == "discussion" else None,
+        ("nomination", None),
+        ("defence", None),
+        ("vote", None),
+        ("third_vote", None),
+        ("last_words", None),
+    ]
+    with graph.subgraph(name="cluster_day") as days:
+        days.attr(label=book.screen("day", {"day": "N"}))
+        previous_day = "morning0"
+        for item in day:
+            if item is None:
+                continue
+            phase, _ = item
+            label = book.phase_name(phase, ruleset.name)
+            if phase == "nomination":
+                label += f"\n{ruleset.nominations}"
+            if phase == "vote":
+                label += f"\n{ruleset.vote}"
+            if phase == "third_vote":
+                label += f"\n{ruleset.ties}"
+            days.node(phase, label)
+            if phase != "third_vote":
+                days.edge(previous_day, phase)
+                previous_day = phase
+        days.edge("vote", "defence", label="tie", style="dashed")
+        days.edge("vote", "third_vote", label="tie again", style="dashed")
+        days.edge("third_vote", "last_words", style="dashed")
+    with graph.subgraph(name="cluster_night") as night:
+        night.attr(label=book.screen("night", {"night": "N"}))
+        previous = "last_words"
+        for index, step in enumerate(ruleset.night_steps):
+            node = f"n_{index}"
+            night.node(node, wake(step))
+            graph.edge(previous, node)
+            previous = node
+    morning = " → ".join(ruleset.morning)
+    wakes = book.render(ruleset.morning_phrase, {}).text
+    graph.node("morning", f"{wakes}\n{morning}", shape="ellipse")
+    graph.edge(previous, "morning")
+    graph.edge("morning", "discussion" if ruleset.day_opening == "discussion" else "nomination")
+    graph.node("end", f"{ruleset.win}\n{ruleset.cards}", shape="doubleoctagon")
+    graph.edge("morning", "end", style="dotted")
+    graph.edge("last_words", "end", style="dotted")
+    try:
+        data = graph.pipe()
+    except graphviz.ExecutableNotFound as exc:
+        raise VoicehostError(
+            "the drawing needs Graphviz's `dot`: `sudo apt-get install graphviz` (make run does)"
+        ) from exc
+    target.write_bytes(data)
 
 
 def describe(ruleset: Any) -> list[str]:
