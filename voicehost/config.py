@@ -140,6 +140,18 @@ class PrivateSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web face: the board, the host's remote and dealing by the device (voicehost.web)."""
+
+    enabled: bool = False
+    port: int = bounded(1024, 65535, 8080)
+    pairing_code: str = ""
+    """The code a phone types to become a remote; empty: a new random code each game."""
+    deal: str = choices("cards", "device", default="cards")
+    """cards: the roles are drawn from real cards; device: the phone deals them (/deal)."""
+
+
+@dataclass(frozen=True)
 class StorageSettings:
     """Where journals and protocols are written."""
 
@@ -162,6 +174,7 @@ class Settings:
     listener: ListenerSettings = field(default_factory=ListenerSettings)
     keypad: KeypadSettings = field(default_factory=KeypadSettings)
     private: PrivateSettings = field(default_factory=PrivateSettings)
+    web: WebSettings = field(default_factory=WebSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     base_dir: str = field(default=".", metadata={"internal": True})
 

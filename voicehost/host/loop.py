@@ -163,6 +163,20 @@ class Host:
         if self.state.phase is Phase.GAME_OVER:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
+        self._repeat_counts()
+
+    def _repeat_counts(self) -> None:
+        """Resumed in the pause after a vote: the host is asked to confirm or undo the counts,
+        so the table hears them again (the screen shows them, ``host.table``)."""
+        state = self.state
+        if state is None or state.vote_settling is None:
+            return
+        if state.vote_settling == "third":
+            self._say("day.third_vote_result", {"votes": state.third_vote_for})
+            return
+        for seat in state.candidates:
+            if seat in state.vote_counts:
+                self._say("day.vote_result", {"seat": seat, "votes": state.vote_counts[seat]})
 
     def _rebuild(self) -> GameState:
         """The state after every accepted input, noting the phase each was entered in."""
@@ -353,9 +367,19 @@ class Host:
                     self.submit(TimerWarning(timer.timer_id), source=Source.TIMER)
                 else:
                     self.timer = None
+                    self._tell_time_up(timer)
                     self.submit(TimeUp(timer.timer_id), source=Source.TIMER)
             finally:
                 self._cue_at = None
+
+    def _tell_time_up(self, timer: RunningTimer) -> None:
+        """A speech that ran out of time leaves a line on the screen (the table heard the cue)."""
+        running = self.state.timer if self.state is not None else None
+        effect = timer.effect
+        if running is None or running.timer_id != timer.timer_id or effect.speaker is None:
+            return
+        if effect.timer.is_speech:
+            self.screen.message(self.book.screen("speech_time_up", {"seat": effect.speaker}))
 
     def run(
         self,
