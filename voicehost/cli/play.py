@@ -40,6 +40,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--plain", action="store_true", help="line mode instead of full screen")
     parser.add_argument("--audio-out", type=Path, help="also record the game's audio to a WAV file")
     parser.add_argument(
+        "--web",
+        action="store_true",
+        help="also serve the board, the host's remote and dealing on the local network "
+        "(web.port in config.yaml; web.enabled turns it on always)",
+    )
+    parser.add_argument(
         "--resume-or-start",
         action="store_true",
         help="resume the newest unfinished game, else start a new one (used by the service)",
@@ -97,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
         set_aside=set_aside,
+        web=args.web or settings.web.enabled,
     )
 
 

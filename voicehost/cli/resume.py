@@ -22,6 +22,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--script", type=Path, help="continue with this command file")
     parser.add_argument("--text", action="store_true", help="announcements as text only")
     parser.add_argument("--plain", action="store_true", help="line mode instead of full screen")
+    parser.add_argument("--web", action="store_true", help="also serve the web face (see play)")
     parser.set_defaults(func=run)
 
 
@@ -34,5 +35,10 @@ def run(args: argparse.Namespace) -> int:
     if args.script is not None:
         return run_script_file(args.script, settings, journal, None, resume=True)
     return session.play(
-        settings, journal_path=journal, resume=True, text_only=args.text, plain=args.plain
+        settings,
+        journal_path=journal,
+        resume=True,
+        text_only=args.text,
+        plain=args.plain,
+        web=args.web or settings.web.enabled,
     )

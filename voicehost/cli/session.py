@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
@@ -14,6 +15,7 @@ from voicehost.clock import MonotonicClock
 from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
+from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Deliver, VoiceStop
 from voicehost.host.journal import newest_unfinished
@@ -96,6 +98,7 @@ def play(
     plain: bool = False,
     audio_out: Path | None = None,
     set_aside: Sequence[str] = (),
+    web: bool = False,
 ) -> int:
     """Host a real game in real time until it ends or the host quits.
 
@@ -136,6 +139,11 @@ def play(
     listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)
     private = wiring.make_private_channel(settings, screen, book)
+    web_private = None
+    if web:
+        from voicehost.web.face import WebPrivate
+
+        private = web_private = WebPrivate(private)
     host = Host(
         settings,
         book,
@@ -161,6 +169,17 @@ def play(
             entry_timeout_seconds=settings.keypad.entry_timeout_seconds,
         )
     notices.attach(host)
+    running = None
+    if web:
+        try:
+            running = start_web_face(host, web_private, interactive=interactive)
+        except VoicehostError:
+            for device in (keypad, listener, private, cues, speaker):
+                if device is not None:
+                    with contextlib.suppress(Exception):
+                        device.close()
+            package_log.removeHandler(notices)
+            raise
     for message in set_aside:
         log.warning("%s", message, extra=notice("journal_set_aside", reason=message))
     if resume:
@@ -185,6 +204,8 @@ def play(
                 except Exception:  # noqa: BLE001 - closing must never hide the game's result
                     log.exception("closing %s failed", device, extra=LOG_ONLY)
         host.close()
+        if running is not None:
+            running.stop()
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
@@ -193,6 +214,30 @@ def play(
     else:
         print(book.screen("game_paused", {"journal": journal_path}))
     return 0
+
+
+def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
+    """The web face beside the terminal and the keypad: the addresses to open and the pairing
+    code are printed, shown on the screen (with a QR code), and said once when no one can read
+    them (no terminal)."""
+    from voicehost.web import qr_lines, start_web
+
+    running = start_web(host, lambda: write_protocol(host), private=private)
+    book = host.book
+    screen = host.screen
+    if not running.urls:
+        print(book.screen("web_no_address"))
+        screen.message(f"ℹ {book.screen('web_no_address')}")
+    for url in running.urls:
+        line = book.screen("web_open", {"url": url, "code": running.code})
+        print(line)
+        screen.message(f"ℹ {line}")
+    if running.urls:
+        for row in qr_lines(f"{running.urls[0]}host#code={running.code}"):
+            screen.message(row)
+    if not interactive and not sys.stdout.isatty() and running.code.isdigit():
+        host.announce("web.pairing_code", {"digits": [int(d) for d in running.code]})
+    return running
 
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:

@@ -33,10 +33,10 @@ from voicehost.console.commandline import (
     parse,
 )
 from voicehost.console.view import status_lines
-from voicehost.host.table import table_view
 from voicehost.errors import VoicehostError
 from voicehost.host.commands import Deliver
 from voicehost.host.loop import Host
+from voicehost.host.table import table_view
 from voicehost.ports import Screen
 
 #: How long the reader waits for a key before it looks whether it should stop (seconds).

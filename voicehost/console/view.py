@@ -3,30 +3,11 @@ nominations so far and the question of the moment, every word from the game's ph
 
 from __future__ import annotations
 
-from voicehost.game.effects import PromptKind
-from voicehost.game.model import Phase
 from voicehost.host.loop import Host
-from voicehost.host.table import TableView, table_view
+from voicehost.host.table import PROMPT_KEYS, TableView, prompt_text, table_view
 from voicehost.phrases import PhraseBook
 
-#: The screen text of each question (a key of the book's ``screen`` section).
-PROMPT_KEYS = {
-    PromptKind.REGISTER_MAFIA: "prompt_register_mafia",
-    PromptKind.REGISTER_COMMISSAR: "prompt_register_commissar",
-    PromptKind.REGISTER_DOCTOR: "prompt_register_doctor",
-    PromptKind.NOMINATE: "prompt_nominate",
-    PromptKind.MAFIA_TARGET: "prompt_mafia_target",
-    PromptKind.COMMISSAR_CHECK: "prompt_commissar_check",
-    PromptKind.DOCTOR_HEAL: "prompt_doctor_heal",
-    PromptKind.VOTE_COUNT: "prompt_vote_count",
-    PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
-    PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
-    PromptKind.REGISTER_DON: "prompt_register_don",
-    PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
-    PromptKind.DON_CHECK: "prompt_don_check",
-    PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
-    PromptKind.BEST_MOVE: "prompt_best_move",
-}
+__all__ = ["PROMPT_KEYS", "prompt_text", "status_lines", "timer_text", "view_lines"]
 
 
 def status_lines(host: Host) -> list[str]:
@@ -83,9 +64,8 @@ def view_lines(view: TableView, book: PhraseBook) -> list[str]:
         title = book.screen("vote_result" if view.counted else "candidates")
         lines.append(f"{title}: {named}")
     if view.all_leave_votes is not None:
-        lines.append(
-            f"{book.screen('vote_result')}: {book.screen('all_leave_votes', {'votes': view.all_leave_votes})}"
-        )
+        votes = book.screen("all_leave_votes", {"votes": view.all_leave_votes})
+        lines.append(f"{book.screen('vote_result')}: {votes}")
     if view.over and view.seats:
         cards = ", ".join(
             f"{s.seat} {book.screen('card_' + s.card)}"
@@ -95,30 +75,3 @@ def view_lines(view: TableView, book: PhraseBook) -> list[str]:
         if cards:
             lines.append(f"{book.screen('cards')}: {cards}")
     return lines
-
-
-def prompt_text(host: Host) -> str:
-    """The question of the moment, as the person at the keyboard reads it."""
-    book = host.book
-    prompt = host.prompt()
-    key = PROMPT_KEYS.get(prompt.kind)
-    if key == "prompt_register_mafia" and prompt.seats_max == 1:
-        key = "prompt_register_one_mafia"
-    if key == "prompt_confirm_vote":
-        left = host.remaining()
-        if left is not None:
-            return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
-    own = f"{host.settings.game.rules.preset}_{key}"  # a preset's own wording of a question
-    if key is not None and own in book.screen_keys():
-        key = own
-    if key is not None:
-        text = book.screen(
-            key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
-        )
-        return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
-    if prompt.speech_running:
-        state = host.state
-        if state is not None and state.phase is Phase.DISCUSSION:
-            return book.screen("prompt_end_discussion")
-        return book.screen("prompt_end_speech")
-    return ""

@@ -86,6 +86,9 @@ class HostEvents:
     """Hooks for observers (tests, the terminal UI)."""
 
     on_reject: list[Callable[[str, Source], None]] = field(default_factory=list)
+    #: Called on the loop's thread after every command and tick, like the view's ``on_idle``:
+    #: more views of the one loop (the web face) draw from here.
+    on_idle: list[Callable[[], None]] = field(default_factory=list)
 
 
 class Host:
@@ -417,6 +420,8 @@ class Host:
                 self._journal.retry()
             if on_idle is not None:
                 on_idle()
+            for hook in self.events.on_idle:
+                hook()
             self.screen.refresh()
 
     # ------------------------------------------------------------------ effects

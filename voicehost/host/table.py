@@ -20,9 +20,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from voicehost.game.effects import Private, PrivateKind, PromptKind
 from voicehost.game.inputs import Foul, Remove, TeamLoss, TimeUp
 from voicehost.game.model import Phase, Seat
 from voicehost.host.loop import Host
+from voicehost.phrases import PhraseBook
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,19 @@ class TableView:
     paused: bool
 
     def to_public(self) -> dict[str, Any]:
-        """The JSON form the board receives (nothing in it is secret)."""
+        """The JSON form the board receives (nothing in it is secret). By night: that it is
+        night and which role is woken, nothing else (not even the table as it was at dusk)."""
+        if self.night:
+            return {
+                "language": self.language,
+                "preset": self.preset,
+                "started": self.started,
+                "night": True,
+                "night_number": self.night_number,
+                "phase": self.phase,
+                "phase_name": self.phase_name,
+                "paused": self.paused,
+            }
         return {
             "language": self.language,
             "preset": self.preset,
@@ -200,3 +214,62 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
         card = player.role.value if over and player.role is not None else None
         seats.append(SeatView(int(seat), left, fouls, card))
     return tuple(seats)
+
+
+def private_text(message: Private, book: PhraseBook) -> str:
+    """The private answer as its role reads it (the screen line, the remote): neutral, and the
+    same length for 'mafia' and 'not mafia'."""
+    if message.kind is PrivateKind.COMMISSAR_ANSWER:
+        return book.screen("private_mafia" if message.is_mafia else "private_not_mafia")
+    if message.kind is PrivateKind.DON_ANSWER:
+        return book.screen("private_sheriff" if message.found else "private_not_sheriff")
+    if message.kind is PrivateKind.SHERIFF_ANSWER:
+        return book.screen("private_black" if message.found else "private_red")
+    return book.screen("private_ack")
+
+
+#: The screen text of each question (a key of the book's ``screen`` section).
+PROMPT_KEYS = {
+    PromptKind.REGISTER_MAFIA: "prompt_register_mafia",
+    PromptKind.REGISTER_COMMISSAR: "prompt_register_commissar",
+    PromptKind.REGISTER_DOCTOR: "prompt_register_doctor",
+    PromptKind.NOMINATE: "prompt_nominate",
+    PromptKind.MAFIA_TARGET: "prompt_mafia_target",
+    PromptKind.COMMISSAR_CHECK: "prompt_commissar_check",
+    PromptKind.DOCTOR_HEAL: "prompt_doctor_heal",
+    PromptKind.VOTE_COUNT: "prompt_vote_count",
+    PromptKind.THIRD_VOTE_COUNT: "prompt_third_vote_count",
+    PromptKind.CONFIRM_VOTE: "prompt_confirm_vote",
+    PromptKind.REGISTER_DON: "prompt_register_don",
+    PromptKind.REGISTER_SHERIFF: "prompt_register_sheriff",
+    PromptKind.DON_CHECK: "prompt_don_check",
+    PromptKind.SHERIFF_CHECK: "prompt_sheriff_check",
+    PromptKind.BEST_MOVE: "prompt_best_move",
+}
+
+
+def prompt_text(host: Host) -> str:
+    """The question of the moment, as the person at the keyboard (or the remote) reads it."""
+    book = host.book
+    prompt = host.prompt()
+    key = PROMPT_KEYS.get(prompt.kind)
+    if key == "prompt_register_mafia" and prompt.seats_max == 1:
+        key = "prompt_register_one_mafia"
+    if key == "prompt_confirm_vote":
+        left = host.remaining()
+        if left is not None:
+            return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
+    own = f"{host.settings.game.rules.preset}_{key}"  # a preset's own wording of a question
+    if key is not None and own in book.screen_keys():
+        key = own
+    if key is not None:
+        text = book.screen(
+            key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
+        )
+        return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
+    if prompt.speech_running:
+        state = host.state
+        if state is not None and state.phase is Phase.DISCUSSION:
+            return book.screen("prompt_end_discussion")
+        return book.screen("prompt_end_speech")
+    return ""
