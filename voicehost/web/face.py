@@ -138,6 +138,7 @@ class WebFace:
         self.deal: Deal | None = None
         self.deal_by_device = host.settings.web.deal == "device"
         self.failures = 0
+        self.version = 0  # counts the remote's frames: a page can tell it has the latest
 
     # ---------------------------------------------------------------- publishing
 
@@ -153,7 +154,8 @@ class WebFace:
             board, remote = self.frames()
             if self.outlet is not None and (board != self._board or remote != self._remote):
                 self._board, self._remote = board, remote
-                self.outlet.publish(board, remote)
+                self.version += 1
+                self.outlet.publish(board, remote[:-1] + f', "seq": {self.version}}}')
         except Exception:  # noqa: BLE001 - the terminal and the keypad go on
             self.failures += 1
             log.exception("the web face failed to update", extra=LOG_ONLY)
@@ -222,6 +224,7 @@ class WebFace:
             log.exception("a remote's input failed", extra=LOG_ONLY)
             reply = {"ok": False, "message": self.book.screen("web_bad_request")}
         frame = json.dumps({"type": "ack", "id": ident, **reply}, ensure_ascii=False)
+        self.tick()  # the new state goes out before the answer: an answered page is up to date
         if ident:
             # A card is shown once: a replay of the same id gets the answer without it.
             kept = {key: value for key, value in reply.items() if key != "card"}
@@ -229,7 +232,6 @@ class WebFace:
             while len(self._done) > REMEMBERED_INPUTS:
                 self._done.popitem(last=False)
         self._answer(connection, frame)
-        self.tick()
 
     def _answer(self, connection: int, frame: str) -> None:
         if self.outlet is not None:

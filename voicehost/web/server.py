@@ -392,7 +392,7 @@ class WebServer:
             return page
         token = secrets.token_urlsafe(32)
         self.sessions.add(token)
-        response = web.HTTPSeeOther(target)
+        response = web.Response(status=303, headers={"Location": target})
         response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
         for name, value in SECURITY_HEADERS.items():
             response.headers[name] = value

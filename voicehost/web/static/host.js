@@ -26,7 +26,10 @@ function send(fields) {
 }
 
 function onFrame(frame) {
-  if (frame.type === "remote") { ask = frame.ask; table = frame.table; draw(); }
+  if (frame.type === "remote") {
+    ask = frame.ask; table = frame.table; draw();
+    document.body.dataset.seq = frame.seq;
+  }
   else if (frame.type === "ack") {
     keep(pending().filter((input) => input.id !== frame.id));
     const box = $("feedback");
@@ -88,7 +91,8 @@ function draw() {
   const many = ask.kind === "seats" && ask.seats_max > 1 && !mode;
   $("send").classList.toggle("hidden", !many);
   $("send").textContent = say("web_send") + (many ? " (" + chosen.length + "/" + ask.seats_max + ")" : "");
-  $("end").classList.toggle("hidden", !ask.speech || mode !== null);
+  $("end").classList.toggle("hidden", night || ask.confirm || ask.over || mode !== null);
+  $("end").textContent = say(ask.speech ? "web_end_speech" : "web_confirm");
   $("confirm").classList.toggle("hidden", !ask.confirm);
   $("miss").classList.toggle("hidden", !ask.miss);
   $("remove").classList.toggle("hidden", !ask.remove || night);
@@ -112,3 +116,9 @@ $("pause").addEventListener("click", () => send({action: "pause"}));
 $("protocol").addEventListener("click", () => send({action: "protocol"}));
 $("foul").addEventListener("click", () => { mode = mode === "foul" ? null : "foul"; draw(); });
 $("remove").addEventListener("click", () => { mode = mode === "remove" ? null : "remove"; draw(); });
+// The role has read the answer: a tap clears it at once (else it goes after a few seconds).
+$("private").addEventListener("click", () => {
+  clearTimeout(privateTimer);
+  $("private").textContent = "";
+  $("private").classList.add("hidden");
+});
