@@ -180,3 +180,26 @@ def test_mistakes_are_explained_not_tracebacks(
     )
     assert code == 1
     assert message in capsys.readouterr().err
+
+
+def test_with_the_web_face_the_unit_allows_the_local_network_only(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    offline = unit_text(UnitSpec(USER, voicehost_command(config), tmp_path, config))
+    web = unit_text(UnitSpec(USER, voicehost_command(config), tmp_path, config, web=True))
+    assert "PrivateNetwork=yes" in offline and "PrivateNetwork" not in web
+    assert "IPAddressDeny=any" in web
+    assert "192.168.0.0/16" in web and "0.0.0.0/0" not in web and "IPAddressAllow=any" not in web
+    kept = [
+        line for line in offline.splitlines() if "Network" not in line and "Address" not in line
+    ]
+    assert all(line in web.splitlines() for line in kept)  # every other hardening stays
+    assert f"User={USER}" in web and "User=root" not in web
+    unit = tmp_path / "voicehost.service"
+    unit.write_text(web)
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    if "Overall exposure level" in result.stdout:
+        exposure = float(
+            result.stdout.split("Overall exposure level for voicehost.service:")[1].split()[0]
+        )
+        assert exposure <= 2.5, result.stdout

@@ -66,4 +66,6 @@ def test_the_board_receives_the_same_bytes_whatever_the_night(
     assert night and all('"seats"' not in frame and '"timer"' not in frame for frame in night)
     # The cards are on the board at the end only.
     assert '"card": "mafia"' in frames_a[-1]
-    assert all('"card": "mafia"' not in frame for frame in frames_a[:-1] if '"over": false' in frame)
+    assert all(
+        '"card": "mafia"' not in frame for frame in frames_a[:-1] if '"over": false' in frame
+    )

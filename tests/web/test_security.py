@@ -78,7 +78,9 @@ def test_a_replayed_input_is_applied_once() -> None:
         remote = BoardRecorder(table.base, "/ws/host", {"vh_remote": cookie.value}).start()
         assert remote.status == 101
         for seats in ([2, 5, 9],):
-            remote.send(json.dumps({"type": "input", "id": "a1", "action": "seats", "seats": seats}))
+            remote.send(
+                json.dumps({"type": "input", "id": "a1", "action": "seats", "seats": seats})
+            )
         table.wait()
         for _ in range(3):  # the phone lost Wi-Fi and sends the Commissar's entry again
             remote.send(json.dumps({"type": "input", "id": "c1", "action": "seats", "seats": [4]}))
@@ -88,6 +90,8 @@ def test_a_replayed_input_is_applied_once() -> None:
         acks = [f for f in remote.frames if '"id": "c1"' in f]
         assert len(acks) == 3 and len(set(acks)) == 1 and '"ok": true' in acks[0]
         table.run_on_loop(lambda: None)
-        registrations = [event for event in table.host.inputs if type(event).__name__ == "EnterSeats"]
+        registrations = [
+            event for event in table.host.inputs if type(event).__name__ == "EnterSeats"
+        ]
         assert len(registrations) == 2  # the mafia once, the Commissar once
         remote.stop()

@@ -54,6 +54,7 @@ class UnitSpec:
     working_directory: Path
     config_path: Path
     cache_dir: Path | None = None  # the voice cache `voicehost phrases build` fills
+    web: bool = False  # web.enabled: the board and the remote on the local network
 
 
 def _under_home(*paths: Path) -> bool:
@@ -83,6 +84,22 @@ def voicehost_command(config_path: Path) -> tuple[str, ...]:
     script = interpreter.parent / "voicehost"
     head = (str(script),) if script.is_file() else (str(interpreter), "-m", "voicehost")
     return (*head, "--config", str(config_path), "play", "--resume-or-start")
+
+
+def _network(web: bool) -> str:
+    """No network at all; with the web face, the local network only (the phones at the table:
+    private IPv4 ranges, IPv6 link-local and unique-local), inbound on the web port and its
+    answers, nothing beyond it. The address families add AF_NETLINK, which listing the
+    machine's addresses needs."""
+    if not web:
+        return "PrivateNetwork=yes\nIPAddressDeny=any\nRestrictAddressFamilies=AF_UNIX\n"
+    return (
+        "# The web face (web.enabled): the table's local network and nothing else.\n"
+        "IPAddressDeny=any\n"
+        "IPAddressAllow=localhost link-local multicast\n"
+        "IPAddressAllow=10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7\n"
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK\n"
+    )
 
 
 def unit_text(spec: UnitSpec) -> str:
@@ -143,10 +160,7 @@ AmbientCapabilities=
 ProtectSystem=strict
 ProtectHome={home}
 {writable}PrivateTmp=yes
-PrivateNetwork=yes
-IPAddressDeny=any
-RestrictAddressFamilies=AF_UNIX
-DevicePolicy=closed
+{_network(spec.web)}DevicePolicy=closed
 DeviceAllow=char-alsa rw
 DeviceAllow=char-input rw
 ProtectKernelTunables=yes
@@ -240,7 +254,9 @@ def install(args: argparse.Namespace) -> int:
     config_path = config_path_of(args)
     settings = config.load(config_path)
     cache = settings.path(settings.voice.cache_dir).absolute()
-    spec = UnitSpec(user, voicehost_command(config_path), PROJECT_DIR, config_path, cache)
+    spec = UnitSpec(
+        user, voicehost_command(config_path), PROJECT_DIR, config_path, cache, settings.web.enabled
+    )
     text = unit_text(spec)
     if args.print:
         print(text, end="")
