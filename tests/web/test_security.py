@@ -11,8 +11,9 @@ from typing import Any
 import aiohttp
 
 from tests.web.recorder import BoardRecorder
-from tests.web.webkit import CODE, settings_for, web_table
-from voicehost.game.model import Phase
+from tests.web.webkit import CODE, WebTable, settings_for, web_table
+from voicehost.game.inputs import EnterSeats
+from voicehost.game.model import Phase, Seat
 
 
 async def pair(base: str, code: str, origin: str | None = None) -> tuple[int, Any, str]:
@@ -72,26 +73,64 @@ def test_a_stolen_board_connection_cannot_play() -> None:
         assert table.host.state is not None and table.host.state.phase is Phase.NIGHT0_MAFIA
 
 
+def latest_ask(table: WebTable, remote: BoardRecorder) -> dict[str, Any]:
+    """The question the remote shows once it has the server's latest frame."""
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        frames = [json.loads(f) for f in remote.frames if '"type": "remote"' in f]
+        if frames and frames[-1]["seq"] == table.web.face.version:
+            return frames[-1]["ask"]
+        time.sleep(0.005)
+    raise AssertionError("the remote never got the latest frame")
+
+
+def answers(remote: BoardRecorder, ident: str, count: int) -> list[str]:
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        acks = [f for f in remote.frames if f'"id": "{ident}"' in f]
+        if len(acks) >= count:
+            return acks
+        time.sleep(0.005)
+    raise AssertionError(f"{ident} was not answered {count} times")
+
+
+def paired_remote(table: WebTable) -> BoardRecorder:
+    _, cookie, _ = asyncio.run(pair(table.base, CODE))
+    remote = BoardRecorder(table.base, "/ws/host", {"vh_remote": cookie.value}).start()
+    assert remote.status == 101
+    return remote
+
+
+def tap(remote: BoardRecorder, ident: str, token: str, **fields: Any) -> None:
+    remote.send(json.dumps({"type": "input", "id": ident, "token": token, **fields}))
+
+
 def test_a_replayed_input_is_applied_once() -> None:
     with web_table(settings_for("club")) as table:
-        _, cookie, _ = asyncio.run(pair(table.base, CODE))
-        remote = BoardRecorder(table.base, "/ws/host", {"vh_remote": cookie.value}).start()
-        assert remote.status == 101
-        for seats in ([2, 5, 9],):
-            remote.send(
-                json.dumps({"type": "input", "id": "a1", "action": "seats", "seats": seats})
-            )
+        remote = paired_remote(table)
+        tap(remote, "a1", latest_ask(table, remote)["token"], action="seats", seats=[2, 5, 9])
+        answers(remote, "a1", 1)
         table.wait()
+        token = latest_ask(table, remote)["token"]
         for _ in range(3):  # the phone lost Wi-Fi and sends the Commissar's entry again
-            remote.send(json.dumps({"type": "input", "id": "c1", "action": "seats", "seats": [4]}))
-        deadline = time.monotonic() + 5
-        while sum('"id": "c1"' in f for f in remote.frames) < 3 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        acks = [f for f in remote.frames if '"id": "c1"' in f]
-        assert len(acks) == 3 and len(set(acks)) == 1 and '"ok": true' in acks[0]
+            tap(remote, "c1", token, action="seats", seats=[4])
+        acks = answers(remote, "c1", 3)
+        assert len(set(acks)) == 1 and '"ok": true' in acks[0]
         table.run_on_loop(lambda: None)
-        registrations = [
-            event for event in table.host.inputs if type(event).__name__ == "EnterSeats"
-        ]
-        assert len(registrations) == 2  # the mafia once, the Commissar once
+        registrations = [e for e in table.host.inputs if isinstance(e, EnterSeats)]
+        assert [e.seats for e in registrations] == [(2, 5, 9), (4,)]  # each once
+        remote.stop()
+
+
+def test_an_input_made_for_another_question_is_not_applied() -> None:
+    with web_table(settings_for("club")) as table:
+        remote = paired_remote(table)
+        old = latest_ask(table, remote)["token"]
+        table.run_on_loop(lambda: table.host.submit(EnterSeats((Seat(2), Seat(5), Seat(9)))))
+        table.wait()  # the host went on at the keyboard; the phone comes back with its old tap
+        tap(remote, "late", old, action="seats", seats=[3])
+        [ack] = answers(remote, "late", 1)
+        assert '"ok": false' in ack and "вопрос сменился" in ack
+        table.run_on_loop(lambda: None)
+        assert [e.seats for e in table.host.inputs if isinstance(e, EnterSeats)] == [(2, 5, 9)]
         remote.stop()

@@ -81,6 +81,7 @@ def web_table(settings: config.Settings, *, start: bool = True) -> Iterator[WebT
     running = start_web(host, lambda: "protocol", private=private, bind="127.0.0.1", port=0)
     if start:
         host.start()
+        running.face.tick()  # what the pages show before the loop's first turn
     thread = threading.Thread(target=host.run, daemon=True, name="loop")
     thread.start()
     try:

@@ -175,7 +175,7 @@ class WebFace:
         host = self.host
         state = host.state
         if state is None:
-            return {"kind": "none", "text": "", "night": False}
+            return {"token": "", "kind": "none", "text": "", "night": False}
         prompt = host.prompt()
         living = [int(seat) for seat in state.living()]
         everyone = [int(seat) for seat in sorted(state.players)]
@@ -194,6 +194,7 @@ class WebFace:
             counts = list(range(prompt.max_count + 1))
         over = state.phase is Phase.GAME_OVER
         return {
+            "token": self.token(),
             "kind": "seats" if how else "count" if counts else prompt.kind.value,
             "text": prompt_text(host),
             "night": state.phase.is_night,
@@ -211,6 +212,17 @@ class WebFace:
         }
 
     # ---------------------------------------------------------------- inputs
+
+    def token(self) -> str:
+        """The question a page is showing: an input made against another one (a phone that
+        comes back after minutes with an input it could not send) is not applied."""
+        host = self.host
+        state = host.state
+        if state is None:
+            return ""
+        prompt = host.prompt()
+        typed = sum(1 for item in host.accepted if item.source is not Source.TIMER)
+        return f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
 
     def remote_input(self, connection: int, message: dict[str, Any]) -> None:
         """A remote's input (on the loop's thread): carried out once, answered every time."""
@@ -248,6 +260,8 @@ class WebFace:
             return {"ok": True, "message": self.write_protocol()}
         if action in ("deal", "deal_seen"):
             return self._deal_step(str(action), message)
+        if message.get("token") != self.token():
+            return {"ok": False, "message": book.screen("web_stale")}
         command = self._command(message)
         if command is None:
             return {"ok": False, "message": book.screen("web_bad_request")}

@@ -17,7 +17,7 @@ const link = live("/ws/host", onFrame, () => { for (const input of pending()) li
   (up) => { if (!up) $("rhead").textContent = say("web_connecting"); });
 
 function send(fields) {
-  const input = Object.assign({type: "input", id: newId()}, fields);
+  const input = Object.assign({type: "input", id: newId(), token: ask ? ask.token : ""}, fields);
   keep(pending().concat([input]));
   link.send(input);
   mode = null;
@@ -54,6 +54,7 @@ function button(text, onTap, isChosen) {
 
 function draw() {
   if (!ask || !table) return;
+  if (!table.started) { $("rhead").textContent = table.phase_name; return; }
   const night = !!ask.night;
   document.body.classList.toggle("night", night);
   let head = table.started ? whenText(table) + " · " + table.phase_name : table.phase_name;
