@@ -64,7 +64,9 @@ class WebTable:
 
 
 @contextmanager
-def web_table(settings: config.Settings, *, start: bool = True) -> Iterator[WebTable]:
+def web_table(
+    settings: config.Settings, *, start: bool = True, journal: Path | None = None
+) -> Iterator[WebTable]:
     book = PhraseBook.load(settings.language)
     clock = FakeClock()
     screen = LogScreen()
@@ -77,6 +79,7 @@ def web_table(settings: config.Settings, *, start: bool = True) -> Iterator[WebT
         cues=SilentCues(),
         private=private,
         screen=screen,
+        journal_path=journal,
     )
     running = start_web(host, lambda: "protocol", private=private, bind="127.0.0.1", port=0)
     if start:
@@ -90,3 +93,4 @@ def web_table(settings: config.Settings, *, start: bool = True) -> Iterator[WebT
         host.post(Quit())
         thread.join(timeout=5)
         running.stop()
+        host.close()

@@ -184,6 +184,11 @@ class WebServer:
         if self._thread is not None:
             self._thread.join(timeout=5)
 
+    def serving(self) -> bool:
+        """Whether the server's loop runs now (it may be starting again)."""
+        loop, stop = self._loop, self._stop
+        return loop is not None and loop.is_running() and stop is not None and not stop.done()
+
     def kill(self) -> None:
         """Make the server fail as a crash would (tests): it is started again."""
         loop, stop = self._loop, self._stop
@@ -225,7 +230,7 @@ class WebServer:
             if self._stopping.is_set():
                 return
             self.restarts += 1
-            time.sleep(0.5)
+            time.sleep(0.2)
 
     async def _serve(self) -> None:
         from aiohttp import web
@@ -245,8 +250,9 @@ class WebServer:
             await site.start()
             if self.port == 0 and runner.addresses:  # a test's free port
                 self.port = int(runner.addresses[0][1])
-            self._loop = asyncio.get_running_loop()
-            self._stop = self._loop.create_future()
+            loop = asyncio.get_running_loop()
+            self._stop = loop.create_future()
+            self._loop = loop
             self._started.set()
             await self._stop
         finally:
@@ -260,12 +266,15 @@ class WebServer:
 
     def publish(self, board: str, remote: str) -> None:
         """New frames for the boards and the remotes (called on the loop's thread)."""
+        # Kept at once: a server that is starting again sends them to whoever connects.
+        send_board = board if board != self.board_frame else None
+        send_remote = remote if remote != self.remote_frame else None
+        self.board_frame, self.remote_frame = board, remote
         loop = self._loop
         if loop is None or loop.is_closed():
-            self.board_frame, self.remote_frame = board, remote
             return
         with contextlib.suppress(RuntimeError):  # the server's loop just died: it restarts
-            loop.call_soon_threadsafe(self._send_state, board, remote)
+            loop.call_soon_threadsafe(self._send_state, send_board, send_remote)
 
     def answer(self, connection: int, frame: str) -> None:
         loop = self._loop
@@ -279,14 +288,11 @@ class WebServer:
             with contextlib.suppress(RuntimeError):
                 loop.call_soon_threadsafe(self._send_private, frame)
 
-    def _send_state(self, board: str, remote: str) -> None:
-        changed_board = board != self.board_frame
-        changed_remote = remote != self.remote_frame
-        self.board_frame, self.remote_frame = board, remote
+    def _send_state(self, board: str | None, remote: str | None) -> None:
         for connection in list(self.connections.values()):
-            if connection.remote and changed_remote:
+            if connection.remote and remote is not None:
                 connection.push(remote, state=True)
-            elif not connection.remote and changed_board:
+            elif not connection.remote and board is not None:
                 connection.push(board, state=True)
 
     def _send_to(self, ident: int, frame: str) -> None:
