@@ -106,6 +106,10 @@ class Remote:
             self.tap_number(words[1])
         elif words == ["u"]:
             self.tap("undo")
+        elif words[0] == "teamloss":
+            self.tap("loss")
+            self.tap_number(words[1])
+            self.tap("lossconfirm")
         elif all(word.isdigit() for word in words):
             for word in words:
                 self.tap_number(word)
@@ -146,11 +150,13 @@ class Board:
             time.sleep(0.01)
         raise AssertionError(f"the board never showed {frame['phase_name']}")
 
-    def look(self) -> None:
+    def look(self, remote=None) -> None:  # noqa: ANN001
         frame = self.caught_up()
         key = f"{frame.get('day')}-{frame.get('night_number')}-{frame['phase']}"
         if key in self.seen:
             return
+        if remote is not None:  # the host's phone at the same moment, for a person to look at
+            remote.save_screenshot(str(self.folder / f"{len(self.shots):02d}-remote.png"))
         self.seen.add(key)
         path = self.folder / f"{len(self.shots):02d}-{frame['phase']}.png"
         self.driver.save_screenshot(str(path))
@@ -168,7 +174,7 @@ class Board:
                 assert tile.text.count("!") == seat["fouls"]
 
 
-@pytest.mark.parametrize("example", ["town-wins.txt", "fiim-town-wins.txt"])
+@pytest.mark.parametrize("example", ["town-wins.txt", "fiim-town-wins.txt", "fiim-team-loss.txt"])
 def test_a_whole_game_hosted_from_the_phone(example: str) -> None:
     lines = (EXAMPLES / example).read_text(encoding="utf-8").splitlines()
     preset = "fiim" if example.startswith("fiim") else "club"
@@ -187,15 +193,16 @@ def test_a_whole_game_hosted_from_the_phone(example: str) -> None:
                 if table.host.over:
                     break
                 remote.play(line)
-                board.look()
+                board.look(remote_driver)
             assert table.host.over
             board.look()
             assert table.host.transcript == expected
-            assert len(remote.answers) == 2  # both checks were answered on the phone
+            if "team-loss" not in example:
+                assert len(remote.answers) == 2  # both checks were answered on the phone
             winner = board_driver.find_element(board.by.ID, "banner").text
             assert winner  # the winner is on the board, and the cards
             assert "мафия" in board_driver.find_element(board.by.ID, "seats").text
-        assert len(board.shots) >= 10
+        assert len(board.shots) >= (3 if "team-loss" in example else 10)
     finally:
         board_driver.quit()
         remote_driver.quit()

@@ -68,6 +68,7 @@ class TableView:
     candidates: tuple[tuple[int, int | None], ...]  # seat, count as entered (None: not yet)
     counted: bool  # every count is in: the result, while it can still be corrected
     all_leave_votes: int | None  # the third vote's count for «all leave», once entered
+    voting_on: int | None  # the candidate whose hands are being counted now
     winner: str | None
     over: bool
     paused: bool
@@ -114,6 +115,7 @@ class TableView:
             "candidates": [[seat, count] for seat, count in self.candidates],
             "counted": self.counted,
             "all_leave_votes": self.all_leave_votes,
+            "voting_on": self.voting_on,
             "winner": self.winner,
             "over": self.over,
             "paused": self.paused,
@@ -129,7 +131,7 @@ def table_view(host: Host) -> TableView:
     if state is None:
         return TableView(
             settings.language, preset, False, False, 0, 0, "", book.screen("no_game"), None,
-            False, None, (), (), (), False, None, None, False, False,
+            False, None, (), (), (), False, None, None, None, False, False,
         )  # fmt: skip
     night = state.phase.is_night
     over = state.phase is Phase.GAME_OVER
@@ -142,6 +144,7 @@ def table_view(host: Host) -> TableView:
     candidates: tuple[tuple[int, int | None], ...] = ()
     counted = False
     all_leave: int | None = None
+    voting_on: int | None = None
     if not night:
         if state.phase is Phase.NOMINATION:
             nominations = tuple(
@@ -151,6 +154,9 @@ def table_view(host: Host) -> TableView:
             )
         candidates = tuple((int(seat), state.vote_counts.get(seat)) for seat in state.candidates)
         counted = state.vote_settling is not None
+        voting = state.phase is Phase.VOTE and state.vote_settling is None
+        if voting and state.vote_index < len(state.candidates):
+            voting_on = int(state.candidates[state.vote_index])
         if state.vote_settling == "third":
             all_leave = state.third_vote_for
     return TableView(
@@ -170,6 +176,7 @@ def table_view(host: Host) -> TableView:
         candidates=candidates,
         counted=counted,
         all_leave_votes=all_leave,
+        voting_on=voting_on,
         winner=None if state.winner is None else state.winner.value,
         over=over,
         paused=host.paused_at is not None,
@@ -248,9 +255,16 @@ PROMPT_KEYS = {
 }
 
 
-def prompt_text(host: Host) -> str:
-    """The question of the moment, as the person at the keyboard (or the remote) reads it."""
+def prompt_text(host: Host, face: str = "") -> str:
+    """The question of the moment, as the person at the keyboard reads it; ``face`` names
+    another way of answering (``web``: the remote's buttons), whose own wording of a question
+    (``web_prompt_...`` in the book) is used where it has one."""
     book = host.book
+    keys = book.screen_keys()
+
+    def worded(key: str) -> str:
+        return f"{face}_{key}" if face and f"{face}_{key}" in keys else key
+
     prompt = host.prompt()
     key = PROMPT_KEYS.get(prompt.kind)
     if key == "prompt_register_mafia" and prompt.seats_max == 1:
@@ -258,11 +272,13 @@ def prompt_text(host: Host) -> str:
     if key == "prompt_confirm_vote":
         left = host.remaining()
         if left is not None:
-            return book.screen("prompt_confirm_vote_left", {"seconds": int(left + 0.999)})
+            left_key = worded("prompt_confirm_vote_left")
+            return book.screen(left_key, {"seconds": int(left + 0.999)})
     own = f"{host.settings.game.rules.preset}_{key}"  # a preset's own wording of a question
-    if key is not None and own in book.screen_keys():
+    if key is not None and own in keys:
         key = own
     if key is not None:
+        key = worded(key)
         text = book.screen(
             key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
         )
@@ -270,6 +286,6 @@ def prompt_text(host: Host) -> str:
     if prompt.speech_running:
         state = host.state
         if state is not None and state.phase is Phase.DISCUSSION:
-            return book.screen("prompt_end_discussion")
-        return book.screen("prompt_end_speech")
+            return book.screen(worded("prompt_end_discussion"))
+        return book.screen(worded("prompt_end_speech"))
     return ""

@@ -196,7 +196,7 @@ class WebFace:
         return {
             "token": self.token(),
             "kind": "seats" if how else "count" if counts else prompt.kind.value,
-            "text": prompt_text(host),
+            "text": prompt_text(host, "web"),
             "night": state.phase.is_night,
             "seats": seats,
             "seats_min": prompt.seats_min,
@@ -204,6 +204,7 @@ class WebFace:
             "counts": counts,
             "confirm": prompt.kind is PromptKind.CONFIRM_VOTE,
             "speech": prompt.speech_running,
+            "can_end": prompt.speech_running or prompt.kind is PromptKind.NOMINATE,
             "living": living,
             "miss": prompt.kind is PromptKind.MAFIA_TARGET,
             "remove": host.settings.game.rules.preset == "fiim",

@@ -55,7 +55,9 @@ function drawBoard(table) {
   if (table.candidates && table.candidates.length) {
     const row = el("div", "", say(table.counted ? "vote_result" : "candidates") + ": ");
     for (const [seat, count] of table.candidates) {
-      row.append(el("span", "chip", count === null ? String(seat) : seat + " — " + count));
+      const chip = el("span", "chip", count === null ? String(seat) : seat + " — " + count);
+      if (seat === table.voting_on) chip.classList.add("now");
+      row.append(chip);
     }
     lists.append(row);
   }

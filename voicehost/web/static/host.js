@@ -7,6 +7,7 @@ let ask = null;
 let table = null;
 let mode = null;          // "foul" or "remove": the next seat tapped gets it
 let chosen = [];          // seats chosen for a question that takes several
+let loss = null;          // the seat whose team loses, waiting for the host's confirmation
 let privateTimer = null;
 const PENDING = "vh_pending";
 
@@ -22,11 +23,15 @@ function send(fields) {
   link.send(input);
   mode = null;
   chosen = [];
+  loss = null;
   draw();
 }
 
+const MODES = {foul: "web_foul_for", remove: "web_remove_for", team_loss: "web_team_loss_for"};
+
 function onFrame(frame) {
   if (frame.type === "remote") {
+    if (table && frame.table.phase !== table.phase) $("feedback").textContent = "";
     ask = frame.ask; table = frame.table; draw();
     document.body.dataset.seq = frame.seq;
   }
@@ -73,10 +78,14 @@ function draw() {
     else if (table.timer.warning) clockNode.classList.add("warning");
   }
   $("prompt").textContent = ask.text;
-  $("mode").textContent = mode ? say(mode === "foul" ? "web_foul_for" : "web_remove_for") : "";
+  $("mode").textContent = mode ? say(MODES[mode]) : "";
   const grid = $("grid");
   grid.replaceChildren();
-  if (mode) {
+  if (mode === "team_loss") {
+    for (const seat of ask.living) {
+      grid.append(button(String(seat), () => { loss = seat; mode = null; draw(); }));
+    }
+  } else if (mode) {
     for (const seat of ask.living) {
       grid.append(button(String(seat), () => send({action: mode, number: seat})));
     }
@@ -92,11 +101,14 @@ function draw() {
   const many = ask.kind === "seats" && ask.seats_max > 1 && !mode;
   $("send").classList.toggle("hidden", !many);
   $("send").textContent = say("web_send") + (many ? " (" + chosen.length + "/" + ask.seats_max + ")" : "");
-  $("end").classList.toggle("hidden", night || ask.confirm || ask.over || mode !== null);
+  $("end").classList.toggle("hidden", night || !ask.can_end || mode !== null);
   $("end").textContent = say(ask.speech ? "web_end_speech" : "web_confirm");
   $("confirm").classList.toggle("hidden", !ask.confirm);
   $("miss").classList.toggle("hidden", !ask.miss);
-  $("remove").classList.toggle("hidden", !ask.remove || night);
+  $("remove").classList.toggle("hidden", !ask.remove);
+  $("loss").classList.toggle("hidden", !ask.remove);
+  $("lossconfirm").classList.toggle("hidden", loss === null);
+  $("lossconfirm").textContent = loss === null ? "" : say("web_team_loss_confirm", {seat: loss});
   $("protocol").classList.toggle("hidden", night);
   $("link").classList.toggle("hidden", !(ask.deal && ask.deal.on));
 }
@@ -117,6 +129,12 @@ $("pause").addEventListener("click", () => send({action: "pause"}));
 $("protocol").addEventListener("click", () => send({action: "protocol"}));
 $("foul").addEventListener("click", () => { mode = mode === "foul" ? null : "foul"; draw(); });
 $("remove").addEventListener("click", () => { mode = mode === "remove" ? null : "remove"; draw(); });
+$("loss").addEventListener("click", () => {
+  mode = mode === "team_loss" ? null : "team_loss"; loss = null; draw();
+});
+$("lossconfirm").addEventListener("click", () => {
+  if (loss !== null) send({action: "team_loss", number: loss, confirmed: true});
+});
 // The role has read the answer: a tap clears it at once (else it goes after a few seconds).
 $("private").addEventListener("click", () => {
   clearTimeout(privateTimer);
