@@ -185,8 +185,9 @@ class WebFace:
             seats = everyone
         elif how == "living":
             seats = living
-        elif how == "nominable":
-            seats = [seat for seat in living if Seat(seat) not in state.candidates]
+        elif how == "nominable":  # not the speaker, not whom they have nominated already
+            named = set(state.nominations.get(Seat(prompt.subject or 0), []))
+            seats = [s for s in living if s != prompt.subject and Seat(s) not in named]
         elif how == "others":
             seats = [seat for seat in everyone if seat != prompt.subject]
         counts: list[int] = []
