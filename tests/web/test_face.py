@@ -180,3 +180,37 @@ def test_without_a_screen_the_code_is_said_once() -> None:
         assert running.code == CODE
     finally:
         running.stop()
+
+
+def test_an_answer_to_the_phone_is_shown_on_the_phone_alone() -> None:
+    from voicehost.console.terminal import LogScreen
+    from voicehost.console.text import ScreenPrivateChannel
+    from voicehost.web.face import WebPrivate
+
+    screen = LogScreen()
+    host = text_table("ru", settings=settings_for("club"), screen=screen)
+    private = WebPrivate(ScreenPrivateChannel(screen, book=host.book))
+    host.private = private
+    host.start()
+    for line in ("2 5 9", "wait", "4", "wait", "7", "wait", "."):
+        if line == "wait":
+            wait_timer(host)
+        else:
+            from voicehost.console.terminal import LineHandler
+
+            LineHandler(host, screen, lambda: "").line(line)
+    outlet = Outlet()
+    face = WebFace(host, lambda: "", outlet)
+    private.face = face
+    lines = [line.split("#")[0].strip() for line in (EXAMPLES / "town-wins.txt").open()]
+    lines = [line for line in lines if line]
+    face_lines = lines[7 : lines.index("3")] + ["3", "wait"]  # day 1 and the mafia's shot
+    for line in face_lines:
+        if line == "wait":
+            wait_timer(host)
+        else:
+            LineHandler(host, screen, lambda: "").line(line)
+    screen.private_text = ""
+    face.remote_input(1, {"id": "check", "token": face.token(), "action": "seats", "seats": [9]})
+    assert [json.loads(frame)["text"] for frame in outlet.privates] == ["КОМИССАР: МАФИЯ    "]
+    assert screen.current_private() == ""  # not on the screen the table sees

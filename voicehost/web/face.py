@@ -139,6 +139,7 @@ class WebFace:
         self.deal_by_device = host.settings.web.deal == "device"
         self.failures = 0
         self.version = 0  # counts the remote's frames: a page can tell it has the latest
+        self.entering = False  # a remote's input is being handled: its answer goes to the phone
 
     # ---------------------------------------------------------------- publishing
 
@@ -270,9 +271,11 @@ class WebFace:
         refused: list[str] = []
         hook = self._refusal_hook(refused)
         host.events.on_reject.append(hook)
+        self.entering = True
         try:
             ok = host.handle(command)
         finally:
+            self.entering = False
             host.events.on_reject.remove(hook)
         if ok:
             return {"ok": True, "message": book.screen("private_ack") if night else ""}
@@ -389,15 +392,17 @@ class WebFace:
 
 
 class WebPrivate:
-    """The private channel with the web face beside it: the LED (or the screen line) as before,
-    and the paired remotes."""
+    """The private channel with the web face beside it: an answer to an entry made on the phone
+    goes to the phone alone (the role holds it); one made at the keypad or the keyboard goes to
+    the LED (or the screen line) as before, and to the paired remotes."""
 
     def __init__(self, inner: PrivateChannel, face: WebFace | None = None) -> None:
         self.inner = inner
         self.face = face
 
     def show(self, message: Private) -> None:
-        self.inner.show(message)
+        if self.face is None or not self.face.entering:
+            self.inner.show(message)
         if self.face is None:
             return
         try:
