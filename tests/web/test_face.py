@@ -214,3 +214,23 @@ def test_an_answer_to_the_phone_is_shown_on_the_phone_alone() -> None:
     face.remote_input(1, {"id": "check", "token": face.token(), "action": "seats", "seats": [9]})
     assert [json.loads(frame)["text"] for frame in outlet.privates] == ["КОМИССАР: МАФИЯ    "]
     assert screen.current_private() == ""  # not on the screen the table sees
+
+
+def test_with_web_enabled_a_port_in_use_leaves_the_game_playable(tmp_path: Path) -> None:
+    taken = socket.socket()
+    taken.bind(("0.0.0.0", 0))
+    taken.listen()
+    port = taken.getsockname()[1]
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f"web:\n  enabled: true\n  port: {port}\nstorage:\n  journal_dir: {tmp_path}/j\n",
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", str(config), "play", "--text", "--plain"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    taken.close()
+    assert result.returncode == 0, result.stderr
+    assert f"порт {port}" in result.stdout  # on the screen; the game itself started
+    assert "Добрый вечер" in result.stdout and "Traceback" not in result.stderr

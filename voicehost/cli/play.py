@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         audio_out=args.audio_out,
         set_aside=set_aside,
         web=args.web or settings.web.enabled,
+        web_required=args.web,
     )
 
 

@@ -41,4 +41,5 @@ def run(args: argparse.Namespace) -> int:
         text_only=args.text,
         plain=args.plain,
         web=args.web or settings.web.enabled,
+        web_required=args.web,
     )

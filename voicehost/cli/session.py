@@ -27,6 +27,9 @@ from voicehost.voice_in.loading import ListenerReady, ListenerStatus
 
 log = logging.getLogger(__name__)
 
+#: The key a log line written from the book carries (``extra=WRITTEN``): shown as it is.
+WRITTEN_KEY = next(iter(WRITTEN.values()))[0]
+
 
 def new_journal_path(settings: Settings) -> Path:
     """A fresh journal file name in the journal folder, by date and time."""
@@ -63,9 +66,10 @@ class ScreenNotices(logging.Handler):
         phrase = notice_of(record)
         if phrase is not None and not phrase[0]:
             return  # for the log alone
+        written = phrase is None or phrase[0] == WRITTEN_KEY  # already in the game's language
         shown = (
             record.getMessage()
-            if phrase is None
+            if written or phrase is None
             else self.book.screen(f"notice_{phrase[0]}", phrase[1])
         )
         text = f"ℹ {shown}"
@@ -99,9 +103,12 @@ def play(
     audio_out: Path | None = None,
     set_aside: Sequence[str] = (),
     web: bool = False,
+    web_required: bool = False,
 ) -> int:
     """Host a real game in real time until it ends or the host quits.
 
+    ``web`` serves the web face too; when it cannot start, ``web_required`` (``--web``) stops
+    with the reason, else (``web.enabled``) the game goes on without it.
     ``set_aside`` are the messages of journals the boot service could not resume: each is shown
     and logged, and the table hears once that the last game cannot go on.
     """
@@ -173,13 +180,17 @@ def play(
     if web:
         try:
             running = start_web_face(host, web_private, interactive=interactive)
-        except VoicehostError:
-            for device in (keypad, listener, private, cues, speaker):
-                if device is not None:
-                    with contextlib.suppress(Exception):
-                        device.close()
-            package_log.removeHandler(notices)
-            raise
+        except VoicehostError as exc:
+            if web_required:  # `--web`: say why and stop, before the game starts
+                for device in (keypad, listener, private, cues, speaker):
+                    if device is not None:
+                        with contextlib.suppress(Exception):
+                            device.close()
+                package_log.removeHandler(notices)
+                raise
+            # web.enabled (the service at boot): the game goes on without the web face, and
+            # the screen and the log say why.
+            log.warning("%s", exc, extra=WRITTEN)
     for message in set_aside:
         log.warning("%s", message, extra=notice("journal_set_aside", reason=message))
     if resume:
