@@ -23,6 +23,7 @@ from voicehost.console.commandline import (
     ShowStatus,
     Wait,
     WriteProtocol,
+    help_text,
     parse,
     strip_comment,
 )
@@ -124,7 +125,7 @@ class ScriptFeed:
                 else:
                     self.clock.advance(action.seconds)
             elif isinstance(action, ShowHelp):
-                _print(self.out, host.book.screen("help"))
+                _print(self.out, help_text(host.book))
             elif isinstance(action, ShowStatus):
                 _print(self.out, "\n".join(status_lines(host)))
             elif isinstance(action, WriteProtocol):
