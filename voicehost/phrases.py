@@ -21,7 +21,9 @@ Texts hold placeholders (``phrases/README.md`` is the full reference):
 
 Stress: a word may carry the stress mark U+0301 after its stressed vowel («го́лоса»). The screen
 never shows the mark; the optional ``pronounce`` section gives each marked word's espeak-ng
-phonemes, which the synthesiser is given instead of the word (``[[g'olVsa]]``). An ellipsis
+phonemes, which the synthesiser is given instead of the word (``[[g'olVsa]]``). A word without
+a mark may have an entry too when its phonemes carry no stress: a preposition said with the word
+after it («за столом», not «за́ столом»), given as those phonemes wherever it stands. An ellipsis
 «…» ends a piece of its own: the words of the count «Раз… два… три!» are separate pieces, and
 the speech leaves ``voice.count_pause_seconds`` after each.
 
@@ -58,6 +60,9 @@ OPTIONAL_SECTIONS = ("pronounce",)
 
 STRESS_MARK = "\u0301"
 """The combining acute accent that marks a stressed vowel in the book («голоса\u0301»)."""
+
+STRESS_SIGN = "'"
+"""espeak-ng's mark of the stressed syllable in its phonemes (``g'olVsa``)."""
 
 COUNT_BREAK = "…"
 """Ends a piece of its own (a word of the count «Раз… два… три!»)."""
@@ -393,16 +398,22 @@ def _pronunciations(
     found: dict[str, str] = {}
     if node is not None:
         for word, located in _texts(path, "pronounce", node).items():
-            if STRESS_MARK not in word or not _WORD.fullmatch(word):
+            phonemes = located.text.strip()
+            if not _WORD.fullmatch(word):
                 raise PhraseBookError(
-                    f"{path}, line {located.line}: pronounce.{word} must be one word with the "
+                    f"{path}, line {located.line}: pronounce.{word} must be one word, with the "
                     "stress mark U+0301 after its stressed vowel («го\u0301лоса»)"
                 )
-            phonemes = located.text.strip()
             if "[" in phonemes or "]" in phonemes or " " in phonemes:
                 raise PhraseBookError(
                     f"{path}, line {located.line}: pronounce.{word}: give the espeak-ng "
                     "phonemes of one word without brackets (as `espeak-ng -x` prints them)"
+                )
+            if STRESS_MARK not in word and STRESS_SIGN in phonemes:
+                raise PhraseBookError(
+                    f"{path}, line {located.line}: pronounce.{word} has no stress mark, so it "
+                    f"is an unstressed word (a preposition): its phonemes must have no "
+                    f"{STRESS_SIGN!r}; or mark the stressed vowel («го\u0301лоса»)"
                 )
             found[word.casefold()] = phonemes
     for located in texts:
@@ -518,8 +529,6 @@ class PhraseBook:
 
         def say(match: re.Match[str]) -> str:
             word = match.group(0)
-            if STRESS_MARK not in word:
-                return word
             phonemes = self._pronounce.get(word.casefold())
             return shown(word) if phonemes is None else f"[[{phonemes}]]"
 
