@@ -63,10 +63,26 @@ def test_rehearse_has_the_sample_topic_ready(config, capsys, caplog):
 
 
 def test_rehearse_names_the_choices_for_a_wrong_phase_or_key(ru_book):
-    with pytest.raises(VoicehostError, match="the phases are: game, acquaintance, night0, night"):
+    with pytest.raises(VoicehostError, match="the parts are: game, acquaintance, night0, night"):
         select_keys(ru_book.keys(), phase="nite", key=None)
     with pytest.raises(VoicehostError, match="did you mean day.defence"):
         select_keys(ru_book.keys(), phase=None, key="day.defense")
+    with pytest.raises(VoicehostError, match="части игры: game, acquaintance, night0, night"):
+        select_keys(ru_book.keys(), phase="nite", key=None, book=ru_book)
+    with pytest.raises(VoicehostError, match="может быть, day.defence"):
+        select_keys(ru_book.keys(), phase=None, key="day.defense", book=ru_book)
+
+
+@pytest.mark.parametrize("name", ["vote", "Vote", "voting", "голосование", "голоса"])
+def test_rehearse_takes_the_names_people_use_for_the_vote(ru_book, name):
+    chosen = select_keys(ru_book.keys(), phase=name, key=None, book=ru_book)
+    assert "day.vote_for" in chosen and "fiim.vote_start" in chosen and "day.revote" in chosen
+    assert "night.mafia_wakes" not in chosen and "day.discussion" not in chosen
+
+
+@pytest.mark.parametrize(("name", "key"), [("ночь", "night.mafia_wakes"), ("утро", "morning.miss")])
+def test_rehearse_takes_russian_names_of_the_parts(ru_book, name, key):
+    assert key in select_keys(ru_book.keys(), phase=name, key=None, book=ru_book)
 
 
 def test_rehearse_fills_placeholders_with_sample_values(ru_book):
