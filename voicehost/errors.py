@@ -3,8 +3,21 @@
 from __future__ import annotations
 
 
+from typing import Any
+
+
 class VoicehostError(Exception):
-    """Root of every error voicehost raises on purpose. Its text is meant for a person."""
+    """Root of every error voicehost raises on purpose. Its text is meant for a person.
+
+    ``phrase`` names the ``screen`` text of the phrase books that says the same in the game's
+    language (``PhraseBook.explain`` renders it with ``params``); the message itself is English,
+    for the log and whoever repairs the box.
+    """
+
+    def __init__(self, message: str = "", *, phrase: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.phrase = phrase
+        self.params = params
 
 
 class ConfigError(VoicehostError):

@@ -592,6 +592,13 @@ class PhraseBook:
         """A text of the host's screen (labels, prompts, help), in the game's language."""
         return self._written("screen", key, params)
 
+    def explain(self, error: BaseException) -> str:
+        """What went wrong, in the book's language: a VoicehostError that names its phrase is
+        said from the book; any other text (a library's own message) is given as it is."""
+        if isinstance(error, VoicehostError) and error.phrase in self._screen:
+            return self.screen(error.phrase, error.params)
+        return str(error)
+
     def screen_keys(self) -> list[str]:
         """The keys of the ``screen`` section, in the book's order."""
         return list(self._screen)

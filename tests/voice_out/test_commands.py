@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import subprocess
@@ -180,3 +181,31 @@ def test_enter_and_space_at_a_terminal_and_in_a_script(enter: str, meaning: str)
         os.close(master)
         os.close(slave)
     assert list(key_presses(io.StringIO("\nk\n  \nQuit\n"), enter)) == [enter, "k", enter, "q"]
+
+
+def test_without_a_sound_card_a_russian_game_says_why_in_russian(settings, ru_book) -> None:
+    """The no-sound notice's reason is the book's sentence saying what to do; PortAudio's own
+    words are quoted inside it."""
+    import logging
+
+    from voicehost.cli import wiring
+    from voicehost.cli.session import ScreenNotices
+    from voicehost.clock import FakeClock
+    from voicehost.console.terminal import LogScreen
+
+    screen = LogScreen()
+    handler = ScreenNotices(screen, ru_book)
+    package_log = logging.getLogger("voicehost")
+    package_log.addHandler(handler)
+    try:
+        russian = dataclasses.replace(settings, language="ru")
+        russian = dataclasses.replace(
+            russian, audio=dataclasses.replace(russian.audio, output_device="no such card")
+        )
+        wiring.make_audio(russian, FakeClock(), ru_book)
+    finally:
+        package_log.removeHandler(handler)
+    shown = [line for line in screen.lines if "Звука нет" in line]
+    assert len(shown) == 1, screen.lines
+    assert "подключите колонку или укажите audio.output_device" in shown[0]
+    assert "plug in a speaker" not in shown[0]

@@ -57,6 +57,13 @@ class ScreenNotices(logging.Handler):
     def attach(self, host: Host) -> None:
         self.host = host
 
+    def _explained(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A notice's parameters with each error said in the game's language."""
+        return {
+            name: self.book.explain(value) if isinstance(value, BaseException) else value
+            for name, value in params.items()
+        }
+
     def emit(self, record: logging.LogRecord) -> None:
         phrase = notice_of(record)
         if phrase is not None and not phrase[0]:
@@ -64,7 +71,7 @@ class ScreenNotices(logging.Handler):
         shown = (
             record.getMessage()
             if phrase is None
-            else self.book.screen(f"notice_{phrase[0]}", phrase[1])
+            else self.book.screen(f"notice_{phrase[0]}", self._explained(phrase[1]))
         )
         text = f"ℹ {shown}"
         if self.host is None:

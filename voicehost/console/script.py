@@ -92,7 +92,7 @@ class ScriptFeed:
         return None
 
     def report(self, number: int, message: str) -> None:
-        self.errors.append(f"line {number}: {message}")
+        self.errors.append(self.host.book.screen("script_error", {"line": number, "text": message}))
         if self.out is not None:
             text = self.host.book.screen("script_line", {"line": number, "text": message})
             print(text, file=self.out)
