@@ -55,8 +55,10 @@ LIST_CONJUNCTION = "and"
 SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases", "screen")
 """The top-level keys of a phrase book, all required."""
 
-OPTIONAL_SECTIONS = ("pronounce",)
-"""Top-level keys a book may have: ``pronounce`` (stressed word -> espeak-ng phonemes)."""
+OPTIONAL_SECTIONS = ("pronounce", "cli")
+"""Top-level keys a book may have: ``pronounce`` (stressed word -> espeak-ng phonemes) and
+``cli`` (the command line's ``--help`` texts and argparse's messages, read by
+``voicehost.cli.texts`` without loading the whole book)."""
 
 STRESS_MARK = "\u0301"
 """The combining acute accent that marks a stressed vowel in the book («голоса\u0301»)."""
@@ -502,6 +504,8 @@ class PhraseBook:
             sections.get("pronounce"),
             [*phrase_texts.values(), *word_texts.values(), *numerals],
         )
+        if "cli" in sections:
+            _texts(path, "cli", sections["cli"])  # key: text pairs, each given once
         screen_texts = _texts(path, "screen", sections["screen"])
         screen = _parse_section(path, "screen", screen_texts, grammar)
         return cls(language, stop_words, phrases, words, errors, phases, screen, pronounce)

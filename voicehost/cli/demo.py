@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import DeviceError, VoicehostError
 
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo-10.txt"
@@ -34,20 +35,20 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost demo``."""
     parser = subparsers.add_parser(
         "demo",
-        help="play a whole scripted 10-player game into demo.wav",
-        description=__doc__,
+        help=text("demo"),
+        description=text("demo.description"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--out", type=Path, default=Path("demo.wav"), help="the WAV to write")
-    parser.add_argument("--script", type=Path, default=DEMO_SCRIPT, help="another game script")
+    parser.add_argument("--out", type=Path, default=Path("demo.wav"), help=text("demo.out"))
+    parser.add_argument("--script", type=Path, default=DEMO_SCRIPT, help=text("demo.script"))
     parser.add_argument(
         "--max-silence",
         type=float,
         default=MAX_SILENCE_SECONDS,
-        help="shorten longer silences to this many seconds (0: keep the real timing)",
+        help=text("demo.max_silence"),
     )
-    parser.add_argument("--no-play", action="store_true", help="write the file only")
-    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
+    parser.add_argument("--no-play", action="store_true", help=text("demo.no_play"))
+    parser.add_argument("--pack", type=Path, help=text("demo.pack"))
     parser.set_defaults(func=run)
 
 
@@ -81,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
         audio, cuts = compress_silences(game, args.max_silence)
     write_wav(audio, args.out)
     voice_starts = [p.start for p in output.placements() if p.lane == "voice"]
-    for text, start in zip(result.transcript, voice_starts, strict=False):
-        print(f"{_clock(position_after_cuts(start, cuts) / audio.rate)}  {text}")
+    for said, start in zip(result.transcript, voice_starts, strict=False):
+        print(f"{_clock(position_after_cuts(start, cuts) / audio.rate)}  {said}")
     print(
         f"\nWrote {args.out}: {audio.duration:.0f} s of sound for {game.duration / 60:.0f} minutes "
         f"of game ({len(result.transcript)} announcements)."

@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.voice_out.sound_probe import sound_system_crash
@@ -641,8 +642,8 @@ def register(subparsers: Any) -> None:
     """Add `voicehost doctor`."""
     parser = subparsers.add_parser(
         "doctor",
-        help="check sound, microphone, voice, model, keypad and disk; say what to fix",
-        description=__doc__,
+        help=text("doctor"),
+        description=text("doctor.description"),
     )
-    parser.add_argument("--no-tone", action="store_true", help="do not play the test tone")
+    parser.add_argument("--no-tone", action="store_true", help=text("doctor.no_tone"))
     parser.set_defaults(func=run)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.voice_in.models import (
     MODELS,
     fetch,
@@ -23,23 +24,23 @@ from voicehost.voice_in.models import (
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "models",
-        help="fetch, install (from a zip) or list the Vosk speech models",
-        description="Speech models that hear «спасибо» / «пас», kept in listener.models_dir.",
+        help=text("models"),
+        description=text("models.description"),
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     fetch_parser = actions.add_parser(
         "fetch",
-        help="download a model from alphacephei.com (sha256-checked, resumable)",
+        help=text("models.fetch"),
     )
-    fetch_parser.add_argument("language", help=f"language of the model: {', '.join(MODELS)}")
+    fetch_parser.add_argument(
+        "language", help=text("models.fetch.language", languages=", ".join(MODELS))
+    )
     fetch_parser.add_argument("--url", help=argparse.SUPPRESS)  # a mirror; tests use a local one
     fetch_parser.set_defaults(func=run_fetch)
-    install_parser = actions.add_parser(
-        "install", help="unpack a model zip, e.g. from a USB stick on a Pi without internet"
-    )
-    install_parser.add_argument("zip", help="the model's .zip file")
+    install_parser = actions.add_parser("install", help=text("models.install"))
+    install_parser.add_argument("zip", help=text("models.install.zip"))
     install_parser.set_defaults(func=run_install)
-    list_parser = actions.add_parser("list", help="show the installed models")
+    list_parser = actions.add_parser("list", help=text("models.list"))
     list_parser.set_defaults(func=run_list)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 

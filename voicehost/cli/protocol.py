@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.cli.play import settings_for
+from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 from voicehost.game.model import Phase
 from voicehost.host import protocol, scores
@@ -23,16 +24,14 @@ from voicehost.phrases import PhraseBook
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "protocol",
-        help="print and write the protocol of a game from its journal",
+        help=text("protocol"),
     )
-    parser.add_argument(
-        "journal", nargs="?", help="journal file (default: the last game, finished or not)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("journal", nargs="?", help=text("protocol.journal"))
+    parser.add_argument("--json", action="store_true", help=text("protocol.json"))
     parser.add_argument(
         "--score",
         action="store_true",
-        help="FIIM: enter the referee's extra points (SEAT POINTS COMMENT, one a line)",
+        help=text("protocol.score"),
     )
     parser.set_defaults(func=run)
 

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 
 if TYPE_CHECKING:
@@ -82,20 +83,20 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost rehearse``."""
     parser = subparsers.add_parser(
         "rehearse",
-        help="speak the announcements one by one (or list them, or render them to files)",
-        description=__doc__,
+        help=text("rehearse"),
+        description=text("rehearse.description"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--phase", help="only the phrases whose key starts with this word")
-    which.add_argument("--key", help="only this phrase")
-    parser.add_argument("--list", action="store_true", help="print the catalogue with durations")
-    parser.add_argument("--out", type=Path, help="render every phrase to DIR/<key>.wav")
-    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
+    which.add_argument("--phase", help=text("rehearse.phase"))
+    which.add_argument("--key", help=text("rehearse.key"))
+    parser.add_argument("--list", action="store_true", help=text("rehearse.list"))
+    parser.add_argument("--out", type=Path, help=text("rehearse.out"))
+    parser.add_argument("--pack", type=Path, help=text("rehearse.pack"))
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="play each phrase synthetic, then from the voice pack",
+        help=text("rehearse.compare"),
     )
     parser.set_defaults(func=run)
 
