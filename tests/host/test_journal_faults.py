@@ -374,3 +374,68 @@ def test_resume_narrows_a_0644_journal_and_says_so(lines, tmp_path, caplog):
         run_script([], SETTINGS, book=BOOK, resume=True, journal_path=path).host.close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert any("owner-only" in record.getMessage() for record in caplog.records)
+
+
+# ---------------------------------------------------------------- the journal vanishes
+
+
+def _vanish_by_deleting_the_folder(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path.parent)
+
+
+def _vanish_by_a_folder_in_its_place(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+@pytest.mark.parametrize(
+    "vanish",
+    [_vanish_by_deleting_the_folder, _vanish_by_a_folder_in_its_place],
+    ids=["folder-deleted", "file-replaced-by-a-folder"],
+)
+def test_a_vanished_journal_is_written_anew_whole_and_the_screen_names_it(tmp_path, vanish):
+    """The host notices at the next write, says so on the screen in the game's language, and
+    the new journal it names holds the whole game: a crash after it loses nothing."""
+    path = tmp_path / "journals" / "game.jsonl"
+    host, screen, _ = _host(path)
+    script = [line for line in SCRIPT if line.split("#")[0].strip()]
+    run_script(script[:20], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    vanish(path)
+    run_script(script[20:40], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    new = host.journal_path
+    assert new is not None and new != path or vanish is _vanish_by_deleting_the_folder
+    assert new is not None and new.is_file()
+    told = [line for line in screen.lines if BOOK.screen("journal_moved", {"old": path,
+            "new": new}) in line]  # fmt: skip
+    assert len(told) == 1, screen.lines[-12:]
+    assert f"voicehost resume {new}" in told[0]
+    # a crash now (no close): the new journal alone rebuilds the same game (a copy: this
+    # process still holds the new journal's lock)
+    copy = tmp_path / "after-crash.jsonl"
+    copy.write_bytes(new.read_bytes())
+    crashed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=copy).host
+    crashed.close()
+    assert crashed.inputs == host.inputs
+    run_script(script[40:], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert host.over
+    host.close()
+    finished = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=new).host
+    finished.close()
+    assert finished.inputs == host.inputs
+
+
+def test_a_vanished_journal_is_not_told_at_night(tmp_path):
+    """Telling it the moment a night choice is written would tell the table someone acted."""
+    path = tmp_path / "journals" / "game.jsonl"
+    host, screen, _ = _host(path)
+    run_script(["2 5 9"], SETTINGS, book=BOOK, clock=host.clock, host=host)  # night 0
+    _vanish_by_deleting_the_folder(path)
+    run_script(["wait", "4"], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert host.state is not None and host.state.phase.is_night
+    assert not any("пропал" in line for line in screen.lines)
+    run_script(["wait", "7", "wait"], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert not host.state.phase.is_night
+    assert sum("пропал" in line for line in screen.lines) == 1
+    host.close()

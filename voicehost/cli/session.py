@@ -195,10 +195,12 @@ def play(
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
-    elif not journal_path.exists():
+    elif host.journal_path is None or not host.journal_path.is_file():
+        # (a journal whose folder was deleted is written anew under a name of its own: the host
+        # knows where; a path that is a folder now holds no game)
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
-        print(book.screen("game_paused", {"journal": journal_path}))
+        print(book.screen("game_paused", {"journal": host.journal_path}))
     return 0
 
 

@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 #: ``on_saving(saving, reason)``: False when records start waiting in memory (``reason`` says
 #: why), True when they are all on disk again.
 SavingHook = Callable[[bool, str], None]
+#: ``on_moved(old, new)``: the journal file vanished under the host (its folder deleted, or the
+#: file replaced by a folder) and the whole game so far was written to ``new``.
+MovedHook = Callable[[Path, Path], None]
 #: Words for a rule violation's code and params (the phrase book's ``error``).
 Describe = Callable[[str, Mapping[str, Any]], str]
 
@@ -99,10 +102,12 @@ class Journal:
         *,
         on_saving: SavingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_moved: MovedHook | None = None,
     ) -> None:
         self.path = path
         self._descriptor = descriptor
         self._on_saving = on_saving
+        self._on_moved = on_moved
         self._clock = clock
         self._pending: list[bytes] = []  # whole lines not yet on disk, oldest first
         self._written_of_first = 0  # bytes of _pending[0] already written (a short write)
@@ -123,7 +128,12 @@ class Journal:
 
     @classmethod
     def create(
-        cls, path: Path, settings: Settings, *, on_saving: SavingHook | None = None
+        cls,
+        path: Path,
+        settings: Settings,
+        *,
+        on_saving: SavingHook | None = None,
+        on_moved: MovedHook | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
@@ -136,7 +146,7 @@ class Journal:
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
-        journal = cls(path, None, on_saving=on_saving)
+        journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")
         journal._pending.append(_line(header))
@@ -144,7 +154,13 @@ class Journal:
         return journal
 
     @classmethod
-    def reopen(cls, path: Path, *, on_saving: SavingHook | None = None) -> Journal:
+    def reopen(
+        cls,
+        path: Path,
+        *,
+        on_saving: SavingHook | None = None,
+        on_moved: MovedHook | None = None,
+    ) -> Journal:
         """Continue appending to an existing journal (after a resume), holding its lock.
 
         A line torn by a power cut (or garbage after the last whole line) is cut off first and
@@ -171,7 +187,7 @@ class Journal:
         except OSError as exc:
             os.close(descriptor)
             raise JournalError(f"cannot repair journal {path}: {storage.reason(exc)}") from exc
-        return cls(path, descriptor, on_saving=on_saving)
+        return cls(path, descriptor, on_saving=on_saving, on_moved=on_moved)
 
     def append(self, event: Input, source: str) -> None:
         self._write({"input": to_json(event), "source": source, "at": round(time.time(), 3)})
@@ -216,6 +232,8 @@ class Journal:
                 self._unsynced = True
             os.fsync(self._descriptor)
             self._unsynced = False
+            if not self._still_there():
+                self._move_to_new_file()
         except OSError as exc:
             self._failed(exc)
             return
@@ -233,7 +251,8 @@ class Journal:
         """Create the file (owner-only, locked); a failed first write leaves no empty file."""
         storage.private_folder(self.path.parent)
         try:
-            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+            # read-write: a journal whose name vanishes is copied from this descriptor
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {self.path} already exists; use `voicehost resume`"
@@ -253,6 +272,51 @@ class Journal:
         storage.sync_folder(self.path.parent)
         self._pending.pop(0)
         return descriptor
+
+    def _still_there(self) -> bool:
+        """Whether the journal's name still leads to the file being written: a deleted folder
+        or a folder put in the file's place leaves the host writing to a file nobody can find,
+        which a crash would lose."""
+        assert self._descriptor is not None
+        try:
+            named = os.stat(self.path)
+        except OSError:
+            return False
+        mine = os.fstat(self._descriptor)
+        return mine.st_nlink > 0 and (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+
+    def _move_to_new_file(self) -> None:
+        """Write the whole game so far (the lost file is still open: it holds every line) to a
+        new journal beside where the old one was, and go on writing there."""
+        assert self._descriptor is not None
+        old_path, old = self.path, self._descriptor
+        size = os.fstat(old).st_size
+        data = os.pread(old, size, 0)
+        storage.private_folder(old_path.parent)
+        new_path = _free_name(old_path)
+        descriptor = os.open(new_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+        try:
+            _lock(descriptor, new_path)
+            written = 0
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+            os.fsync(descriptor)
+        except OSError:
+            os.close(descriptor)
+            new_path.unlink(missing_ok=True)
+            raise
+        storage.sync_folder(new_path.parent)
+        os.close(old)
+        self._descriptor, self.path = descriptor, new_path
+        log.warning(
+            "journal %s vanished (its folder was deleted or the file replaced): the whole game "
+            "so far is written to %s",
+            old_path,
+            new_path,
+            extra=LOG_ONLY,  # the host says it on the screen, by day
+        )
+        if self._on_moved is not None:
+            self._on_moved(old_path, new_path)
 
     def _failed(self, exc: OSError) -> None:
         self._next_try = self._clock() + RETRY_SECONDS
@@ -285,6 +349,16 @@ class Journal:
         if self._descriptor is not None:
             os.close(self._descriptor)
             self._descriptor = None
+
+
+def _free_name(path: Path) -> Path:
+    """``path`` if nothing is there now, else ``<stem>-saved-<n><suffix>`` beside it."""
+    if not os.path.lexists(path):
+        return path
+    number = 1
+    while os.path.lexists(candidate := path.with_name(f"{path.stem}-saved-{number}{path.suffix}")):
+        number += 1
+    return candidate
 
 
 def _line(record: dict[str, Any]) -> bytes:
