@@ -167,8 +167,16 @@ def test_a_second_host_of_the_same_journal_is_refused(tmp_path):
         second = voicehost("--config", str(config), "resume", "--plain", str(journal), stdin=-3)
         out, err = second.communicate(timeout=60)
         assert second.returncode == 1
-        assert "being hosted by another voicehost" in err and "Traceback" not in err
+        assert "уже ведёт другой voicehost" in err and "Traceback" not in err  # language: ru
         assert first.poll() is None  # the first host goes on
+        # the boot service's way in starts no second game beside the running one
+        boot = voicehost("--config", str(config), "play", "--plain", "--resume-or-start",
+                         stdin=-3)  # fmt: skip
+        out, err = boot.communicate(timeout=60)
+        assert boot.returncode == 1, (out, err)
+        assert "уже ведёт другой voicehost" in err and "сначала остановите его" in err
+        assert "Добрый вечер" not in out
+        assert list(journal.parent.glob("*.jsonl")) == [journal]
     finally:
         first.stdin.write("q\n")  # type: ignore[union-attr]
         first.stdin.close()  # type: ignore[union-attr]

@@ -88,7 +88,9 @@ def _lock(descriptor: int, path: Path) -> None:
         os.close(descriptor)
         raise JournalBusy(
             f"the game in {path} is being hosted by another voicehost right now (is the "
-            "service running? `sudo systemctl stop voicehost`); stop that one first"
+            "service running? `sudo systemctl stop voicehost`); stop that one first",
+            phrase="journal_busy",
+            path=path,
         ) from exc
 
 
@@ -562,7 +564,8 @@ def choose_resumable(
     (with a message each) those that cannot; ``None`` when a new game should start.
 
     ``check(path)`` replays a journal and raises JournalError when it cannot be resumed. A
-    journal another host holds right now is passed over, not set aside.
+    journal another host holds right now raises JournalBusy: a game is being hosted on this
+    machine, and a second one must not start beside it.
     """
     messages: list[str] = []
     good: list[Path] = []
@@ -572,14 +575,10 @@ def choose_resumable(
         try:
             check(path)
             descriptor = os.open(path, os.O_RDONLY)
-            try:
-                _lock(descriptor, path)  # closes it when busy
-            except JournalBusy as exc:
-                messages.append(str(exc))
-                continue
+            _lock(descriptor, path)  # closes it and raises JournalBusy when another host holds it
             os.close(descriptor)
         except JournalBusy:
-            continue
+            raise
         except (JournalError, OSError) as exc:
             reason = str(exc).removeprefix(f"{path}, ").removeprefix(f"{path} ")
             message = set_aside(path, reason)
