@@ -7,12 +7,15 @@ import errno
 import json
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from faultkit import (
     BOOK,
+    REPO,
     SCRIPT,
     SETTINGS,
     can_mount,
@@ -447,3 +450,76 @@ def test_a_vanished_journal_is_not_told_at_night(tmp_path):
     assert not host.state.phase.is_night
     assert sum("пропал" in line for line in screen.lines) == 1
     host.close()
+
+
+# ---------------------------------------------------------------- stopped from outside
+
+
+def _read_until(master: int, needle: str, seconds: float = 30) -> str:
+    import select
+
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and needle.encode() not in seen:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen.decode("utf-8", "replace")
+
+
+def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
+    """`systemctl stop` or `kill` at the full-screen UI: the screen is given back, a line says
+    what happened and where the game is, and the journal resumes."""
+    import pty
+    import signal
+
+    config = config_file(tmp_path)
+    journal = tmp_path / "journals" / "game.jsonl"
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "LINES": "40", "COLUMNS": "120"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "voicehost",
+            "--config",
+            str(config),
+            "play",
+            "--text",
+            "--journal",
+            str(journal),
+        ],  # fmt: skip
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=REPO,
+        start_new_session=True,
+    )
+    os.close(slave)
+    try:
+        _read_until(master, "мафия")  # the full screen is up and asks for the mafia
+        os.write(master, b"2 5 9\r")
+        deadline = time.monotonic() + 30
+        while journal.read_text(encoding="utf-8").count("\n") < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        said = _read_until(master, "voicehost resume")
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    assert "SIGTERM" in said and "Ведущий остановлен извне" in said
+    assert f"voicehost resume {journal}" in said
+    assert "Traceback" not in said
+    resumed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
+    resumed.close()
+    assert len(resumed.inputs) == 1

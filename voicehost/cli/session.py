@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -182,9 +183,20 @@ def play(
     else:
         hands_free = keypad is not None or listener is not None
         ui = PlainUI(host, screen, lambda: write_protocol(host), keyboard_only=not hands_free)
+    stopped: list[str] = []
+
+    def stop(signum: int, frame: object) -> None:
+        # The loop looks at `quit` at least every quarter of a second; nothing else is safe
+        # to do inside a signal handler.
+        stopped.append(signal.Signals(signum).name)
+        host.quit = True
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
     try:
         ui.run()
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         for device in (keypad, listener, private, cues, speaker):
             if device is not None:
                 try:
@@ -193,6 +205,8 @@ def play(
                     log.exception("closing %s failed", device, extra=LOG_ONLY)
         host.close()
         package_log.removeHandler(notices)
+    if stopped:
+        print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
         print(write_protocol(host))
     elif host.journal_path is None or not host.journal_path.is_file():
@@ -202,6 +216,11 @@ def play(
     else:
         print(book.screen("game_paused", {"journal": host.journal_path}))
     return 0
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""What stops a host from outside (`systemctl stop`, `kill`, a closed terminal): the game is
+left as a quit leaves it, with a word saying so."""
 
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:
