@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from voicehost.errors import ConfigError
+from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
     FiimSettings,
@@ -292,18 +292,28 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
     values: dict[str, Any] = {}
+    problems: list[ConfigError] = []  # every wrong value of the file is named at once
     for key_node, value_node in node.value:
         key = _key(key_node, prefix)
         dotted = f"{prefix}{key}"
         if key not in known:
             allowed = ", ".join(sorted(known))
-            raise ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
-        value = _convert(known[key], hints[key], value_node, dotted)
+            problems.append(
+                ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
+            )
+            continue
+        try:
+            value = _convert(known[key], hints[key], value_node, dotted)
+        except ConfigError as exc:
+            problems.extend(exc.problems if isinstance(exc, ConfigErrors) else [exc])
+            continue
         factory = known[key].default_factory
         if isinstance(value, dict) and callable(factory):
             # A mapping in the file overrides single entries of the default mapping.
             value = {**factory(), **value}
         values[key] = value
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
     return cls(**values)
 
 

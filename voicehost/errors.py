@@ -30,6 +30,19 @@ class ConfigError(VoicehostError):
         self.problem = problem
 
 
+class ConfigErrors(ConfigError):
+    """Several values of config.yaml are wrong: each is named, so one edit fixes them all."""
+
+    def __init__(self, problems: list[ConfigError]) -> None:
+        first = problems[0]
+        super().__init__(first.key, first.line, first.problem)
+        self.problems = problems
+        self.args = (
+            f"config.yaml has {len(problems)} wrong values:\n"
+            + "\n".join(f"  {problem}" for problem in problems),
+        )
+
+
 class DeviceError(VoicehostError):
     """A device (sound, microphone, keypad) is missing or failed; the text says what to do."""
 
