@@ -209,3 +209,24 @@ def test_without_a_sound_card_a_russian_game_says_why_in_russian(settings, ru_bo
     assert len(shown) == 1, screen.lines
     assert "подключите колонку или укажите audio.output_device" in shown[0]
     assert "plug in a speaker" not in shown[0]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"), [(59.97, "1:00.0"), (59.94, "0:59.9"), (0, "0:00.0"), (125.0, "2:05.0")]
+)
+def test_the_demo_transcript_never_prints_sixty_seconds(seconds: float, shown: str) -> None:
+    from voicehost.cli.demo import _clock
+
+    assert _clock(seconds) == shown
+
+
+def test_phrases_build_says_two_sentences_in_the_games_language(tmp_path, ru_book) -> None:
+    from voicehost.voice_out.cache import BuildReport
+    from voicehost.voice_out.speech import PrepareReport
+
+    report = PrepareReport(
+        457, 0, BuildReport(rendered=1, cached=269, seconds=0.4, folder=tmp_path)
+    )
+    said = report.said(ru_book)
+    assert said.startswith("Фрагментов готово: 457 (из голосового пакета — 0). Звуковой кэш ")
+    assert said.endswith("уже были готовы — 269 (за 0.4 с).")

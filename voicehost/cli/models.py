@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voicehost import config
-from voicehost.cli.texts import text
+from voicehost.cli.texts import message, text
 from voicehost.voice_in.models import (
     MODELS,
     fetch,
     find_model,
-    install_hint,
     install_zip,
     installed_models,
     spec_for,
@@ -53,17 +52,18 @@ def _models_dir(args: argparse.Namespace) -> Path:
 def run_fetch(args: argparse.Namespace) -> int:
     spec = spec_for(args.language)
     models_dir = _models_dir(args)
-    print(f"Downloading {spec.name} ({spec.size / 1e6:.0f} MB) from {args.url or spec.url}")
+    size = f"{spec.size / 1e6:.0f}"
+    print(message("models.downloading", name=spec.name, size=size, url=args.url or spec.url))
     bar = ProgressBar(sys.stderr)
     folder = fetch(spec, models_dir, progress=bar.update, url=args.url)
     bar.finish()
-    print(f"Installed {folder}")
+    print(message("models.installed", path=folder))
     return 0
 
 
 def run_install(args: argparse.Namespace) -> int:
     folder = install_zip(Path(args.zip).expanduser(), _models_dir(args))
-    print(f"Installed {folder}")
+    print(message("models.installed", path=folder))
     return 0
 
 
@@ -72,21 +72,17 @@ def run_list(args: argparse.Namespace) -> int:
     models_dir = settings.path(settings.listener.models_dir)
     models = installed_models(models_dir)
     if not models:
-        print(
-            f"No speech models in {models_dir}. Install one with {install_hint(settings.language)}"
-        )
+        print(message("models.none", folder=models_dir, language=settings.language))
         return 0
     chosen = find_model(settings)
     for model in models:
         mark = "*" if chosen is not None and model.path == chosen else " "
-        print(f"{mark} {model.name:<40} {model.size / 1e6:7.1f} MB")
+        megabytes = message("models.megabytes")
+        print(f"{mark} {model.name:<40} {model.size / 1e6:7.1f} {megabytes}")
     if chosen is None:
-        print(
-            f"None of these is a {settings.language} model; install one with "
-            f"{install_hint(settings.language)}"
-        )
+        print(message("models.none_for_language", language=settings.language))
     else:
-        print(f"* used for language {settings.language}")
+        print(message("models.used", language=settings.language))
     return 0
 
 

@@ -78,13 +78,13 @@ def run_build(args: argparse.Namespace) -> int:
     from voicehost.voice_out.speech import speech_library
 
     settings = config.load(args.config)
-    if settings.voice.engine == "text":
-        print("voice.engine is text: announcements are not spoken, nothing to build.")
-        return 0
     book = PhraseBook.load(settings.language)
+    if settings.voice.engine == "text":
+        print(book.screen("phrases_text_engine"))
+        return 0
     library = speech_library(settings)
     report = library.prepare(book.all_segments())
-    print(report.describe())
+    print(report.said(book))
     return 0
 
 
@@ -263,17 +263,21 @@ def _pieces(count: int) -> str:
 
 def run_export(args: argparse.Namespace) -> int:
     """Zip a pack."""
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_out.voicepack import export_pack
 
     count = export_pack(args.pack, args.zip)
-    print(f"Wrote {args.zip}: {count} files.")
+    book = PhraseBook.load(config.load(args.config).language)
+    print(book.screen("files_written", {"count": count, "path": args.zip}))
     return 0
 
 
 def run_import(args: argparse.Namespace) -> int:
     """Unpack a shared pack, then say how it fits this phrase book."""
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_out.voicepack import import_pack
 
     count = import_pack(args.zip, args.pack, replace=args.replace)
-    print(f"Imported {count} files into {args.pack}.")
+    book = PhraseBook.load(config.load(args.config).language)
+    print(book.screen("files_imported", {"count": count, "path": args.pack}))
     return run_check(argparse.Namespace(config=args.config, pack=args.pack))
