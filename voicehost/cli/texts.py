@@ -100,7 +100,7 @@ def load_section(language: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in section.items()} if isinstance(section, dict) else {}
 
 
-def text(key: str, **params: Any) -> str:
+def text(key: str, /, **params: Any) -> str:
     """The ``cli`` text ``key`` with ``{name}`` filled in, ready for argparse (``%`` escaped);
     the key itself when the book lacks it (a test keeps both books complete)."""
     found = _texts().get(key, key)
@@ -109,9 +109,21 @@ def text(key: str, **params: Any) -> str:
     return found.replace("%", "%%")
 
 
-def message(key: str, **params: Any) -> str:
+def message(key: str, /, **params: Any) -> str:
     """A ``cli`` text for printing (not for argparse): ``{name}`` filled in, nothing escaped."""
     found = _texts().get(key, key)
+    for name, value in params.items():
+        found = found.replace(f"{{{name}}}", str(value))
+    return found
+
+
+_by_language: dict[str, dict[str, str]] = {}
+
+
+def message_in(language: str, key: str, /, **params: Any) -> str:
+    """A ``cli`` text in ``language`` (a command that speaks the language of the settings it
+    was given, whatever the command line chose): ``{name}`` filled in."""
+    found = _by_language.setdefault(language, load_section(language)).get(key, key)
     for name, value in params.items():
         found = found.replace(f"{{{name}}}", str(value))
     return found
