@@ -42,7 +42,8 @@ def run_doctor(
 ) -> subprocess.CompletedProcess[str]:
     config = folder / "config.yaml"
     config.write_text(
-        f"language: {language}\nstorage:\n  journal_dir: journals\nlistener:\n  models_dir: models\n"
+        f"language: {language}\nstorage:\n  journal_dir: journals\n"
+        "listener:\n  models_dir: models\n"
     )
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ALSA")}
     environment.update(env)
