@@ -141,3 +141,29 @@ def test_a_missing_example_script_says_where_the_examples_are(
     err = capsys.readouterr().err
     assert "не удаётся прочитать сценарий examples/nope.txt" in err
     assert str(ROOT / "examples") in err
+
+
+def test_club_hosts_read_the_hosts_pages_in_russian_linked_both_ways() -> None:
+    pairs = [(ROOT / "README.md", ROOT / "README.ru.md"),
+             (ROOT / "docs" / "RASPBERRY_PI.md", ROOT / "docs" / "RASPBERRY_PI.ru.md")]  # fmt: skip
+    for english, russian in pairs:
+        assert f"({russian.name})" in english.read_text(encoding="utf-8")
+        assert f"({english.name})" in russian.read_text(encoding="utf-8")
+    readme = (ROOT / "README.ru.md").read_text(encoding="utf-8")
+    for section in ("## Два шага", "## Справочник по клавиатуре", "## Повседневные команды"):
+        assert section in readme
+    for english, russian in ((ROOT / "README.md", readme),):
+        block = re.search(r"```sh\n(.*?)```", english.read_text(encoding="utf-8"), re.S)
+        ru_block = re.search(r"```sh\n(.*?)```", russian, re.S)
+        assert block is not None and ru_block is not None
+        for text in (block.group(1), ru_block.group(1)):
+            commands = [line.split("#")[0].strip() for line in text.splitlines()]
+            assert [c for c in commands if c] == ["make run", "make test"]
+
+
+def test_the_russian_keyboard_reference_names_every_command() -> None:
+    from voicehost.host.actions import ACTIONS
+
+    readme = (ROOT / "README.ru.md").read_text(encoding="utf-8")
+    for spec in ACTIONS.values():
+        assert f"`{spec.words[0]}" in readme, spec.words[0]
