@@ -48,7 +48,7 @@ def a_game(settings: config.Settings, name: str, lines: list[str], age: float) -
     """A journal of ``lines`` played, last written ``age`` seconds ago."""
     journal = settings.path(settings.storage.journal_dir) / f"{name}.jsonl"
     if lines:
-        run_script(lines, settings, journal_path=journal)
+        run_script(lines, settings, journal_path=journal).host.close()  # the lock goes with it
     else:
         Journal.create(journal, settings).close()  # started and left at once
     stamp = time.time() - age
@@ -201,3 +201,19 @@ def test_the_launcher_makes_every_readme_command_work_in_a_new_shell(tmp_path: P
         )
         assert result.returncode == 0, (command, result.stderr)
         assert "voicehost" in result.stdout.splitlines()[0]  # «использование: voicehost …»
+
+
+def test_play_does_not_offer_a_game_another_host_is_hosting(tmp_path: Path, capsys) -> None:
+    """Two terminals on one machine: the second `play` must not offer to resume the game the
+    first is hosting (the resume would be refused); it says so and starts a new game."""
+    from voicehost.host.journal import Journal
+
+    _, settings = setup(tmp_path)
+    busy = a_game(settings, "game-busy", ["2 5 9", "wait", "4"], age=0)
+    held = Journal.reopen(busy)
+    try:
+        assert offer_resume(settings, Terminal("\n")) is None
+        assert f"Незаконченную игру {busy} сейчас ведёт другой voicehost" in capsys.readouterr().out
+    finally:
+        held.close()
+    assert offer_resume(settings, Terminal("\n")) == busy  # once it is free, it is offered

@@ -126,12 +126,16 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     Without a person at the terminal nothing is asked: a new game starts, and the line printed
     says how to carry the other one on.
     """
-    from voicehost.host.journal import newest_unfinished, played
+    from voicehost.host.journal import in_use, newest_unfinished, played
 
     unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
     if unfinished is None:
         return None
     book = PhraseBook.load(settings.language)
+    if in_use(unfinished):
+        # Another voicehost hosts it right now: resuming it would be refused.
+        print(book.screen("resume_in_use", {"path": unfinished}))
+        return None
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unfinished.stat().st_mtime))
     found = {"path": unfinished, "entries": played(unfinished), "when": when}
     print(book.screen("resume_found", found))

@@ -130,6 +130,9 @@ class LineHandler:
                 self.quit_asked = False
                 host.handle(Quit())
                 return None
+            if self.quit_asked and text.strip().casefold() in DECLINE_WORDS:
+                self.quit_asked = False
+                return book.screen("quit_cancelled")
             refused = f"✗ {book.screen('night_refused') if night else exc}"
             if self.quit_asked:
                 self.quit_asked = False
@@ -166,6 +169,11 @@ class LineHandler:
         except VoicehostError as exc:
             return f"✗ {exc}"
         return None
+
+
+#: The answers that say «no, go on playing» to the quit question (``т`` is ``n`` on the Russian
+#: layout).
+DECLINE_WORDS = frozenset({"нет", "н", "no", "n", "т"})
 
 
 def _confirms(text: str) -> bool:

@@ -99,9 +99,9 @@ def words_of(action: Action) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*own, *(twin for twin in twins if twin not in own)]))
 
 
-CONFIRM_WORDS = frozenset({"yes", "да", on_russian_layout("yes"), "y", on_russian_layout("y")})
+CONFIRM_WORDS = frozenset({"yes", "да", on_russian_layout("yes"), "y"})
 """The word after the seat that confirms a step which ends the game (``teamloss 5 да``), and
-the answer that confirms quitting."""
+the answer that confirms quitting. Not «н» (``y`` on the Russian layout): it reads as «нет»."""
 
 _BY_WORD = {word: action for action in ACTIONS for word in words_of(action)}
 _BY_KEY = {spec.key: action for action, spec in ACTIONS.items() if spec.key is not None}

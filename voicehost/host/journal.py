@@ -493,6 +493,21 @@ def newest_unfinished(directory: Path, *, played_only: bool = False) -> Path | N
     return _newest(unfinished(directory), played_only=played_only)
 
 
+def in_use(path: Path) -> bool:
+    """Whether another voicehost is hosting the game of ``path`` right now (it holds the lock)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)  # closing releases a lock taken here
+    return False
+
+
 def newest_game(directory: Path) -> Path | None:
     """The most recent journal in ``directory``, finished or not (a played one first)."""
     return _newest(journals(directory), played_only=False)
