@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from voicehost import __version__, cli
 from voicehost.cli import texts
 from voicehost.cli.texts import text
-from voicehost.errors import VoicehostError
+from voicehost.errors import ConfigErrors, VoicehostError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _explained(error: VoicehostError) -> str:
     """The error in the language of the command line: from the book when it names a phrase."""
-    if not error.phrase:
+    if not error.phrase and not isinstance(error, ConfigErrors):
         return str(error)
     from voicehost.phrases import PhraseBook
 

@@ -299,7 +299,13 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
         if key not in known:
             allowed = ", ".join(sorted(known))
             problems.append(
-                ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
+                ConfigError(
+                    dotted,
+                    _line(key_node),
+                    f"unknown key; allowed keys here: {allowed}",
+                    phrase="config_unknown_key",
+                    allowed=allowed,
+                )
             )
             continue
         try:
@@ -324,7 +330,12 @@ def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str)
     if origin is dict:
         return _convert_dict(hint, node, key)
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(key, _line(node), "must be a single value, not a list or mapping")
+        raise ConfigError(
+            key,
+            _line(node),
+            "must be a single value, not a list or mapping",
+            phrase="config_single_value",
+        )
     raw = _plain(node, key) if node.tag != "tag:yaml.org,2002:str" else node.value
     if node.style in ("'", '"') or (hint is str and node.tag != "tag:yaml.org,2002:null"):
         raw = node.value  # a text field takes `off`, `on`, `no` as words, not YAML 1.1 booleans
@@ -361,15 +372,21 @@ def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
     if hint is bool:
         if isinstance(raw, bool):
             return raw
-        raise ConfigError(key, line, f"must be true or false, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be true or false, not {raw!r}", phrase="config_bool", value=repr(raw)
+        )
     if hint is int:
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
-        raise ConfigError(key, line, f"must be a whole number, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be a whole number, not {raw!r}", phrase="config_int", value=repr(raw)
+        )
     if hint is float:
         if isinstance(raw, int | float) and not isinstance(raw, bool):
             return float(raw)
-        raise ConfigError(key, line, f"must be a number, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be a number, not {raw!r}", phrase="config_number", value=repr(raw)
+        )
     if hint is str:
         return "" if raw is None else str(raw)
     if isinstance(hint, types.UnionType):  # pragma: no cover - no such fields yet
@@ -380,11 +397,24 @@ def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
 def _check_metadata(metadata: Any, value: Any, key: str, line: int) -> None:
     choices = metadata.get("choices")
     if choices and value not in choices:
-        raise ConfigError(key, line, f"{value!r} is not allowed; use one of: {', '.join(choices)}")
+        raise ConfigError(
+            key,
+            line,
+            f"{value!r} is not allowed; use one of: {', '.join(choices)}",
+            phrase="config_choice",
+            value=repr(value),
+            choices=", ".join(choices),
+        )
     bounds = metadata.get("range")
     if bounds and not bounds[0] <= value <= bounds[1]:
         raise ConfigError(
-            key, line, f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}"
+            key,
+            line,
+            f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}",
+            phrase="config_range",
+            value=f"{value:g}" if isinstance(value, float) else value,
+            low=bounds[0],
+            high=bounds[1],
         )
 
 

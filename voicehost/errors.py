@@ -22,9 +22,17 @@ class VoicehostError(Exception):
 class ConfigError(VoicehostError):
     """config.yaml is wrong: names the key, the line and what is allowed."""
 
-    def __init__(self, key: str, line: int | None, problem: str) -> None:
+    def __init__(
+        self, key: str, line: int | None, problem: str, *, phrase: str = "", **params: Any
+    ) -> None:
         where = f"line {line}" if line is not None else "(no line)"
-        super().__init__(f"config: {key} ({where}): {problem}")
+        super().__init__(
+            f"config: {key} ({where}): {problem}",
+            phrase=phrase,
+            key=key,
+            line=line if line is not None else "?",
+            **params,
+        )
         self.key = key
         self.line = line
         self.problem = problem

@@ -43,7 +43,7 @@ from typing import Any, Protocol
 
 import yaml
 
-from voicehost.errors import VoicehostError
+from voicehost.errors import ConfigErrors, VoicehostError
 from voicehost.ports import Segment, Utterance
 
 DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
@@ -599,6 +599,9 @@ class PhraseBook:
     def explain(self, error: BaseException) -> str:
         """What went wrong, in the book's language: a VoicehostError that names its phrase is
         said from the book; any other text (a library's own message) is given as it is."""
+        if isinstance(error, ConfigErrors):
+            lines = [self.explain(problem) for problem in error.problems]
+            return "\n  ".join([self.screen("config_errors", {"count": len(lines)}), *lines])
         if isinstance(error, VoicehostError) and error.phrase in self._screen:
             return self.screen(error.phrase, error.params)
         return str(error)

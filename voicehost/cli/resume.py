@@ -30,7 +30,11 @@ def run(args: argparse.Namespace) -> int:
     journal = session.find_journal(settings, args.journal)
     if journal is None:
         folder = settings.path(settings.storage.journal_dir)
-        raise VoicehostError(f"no unfinished game in {folder}; start one with `voicehost play`")
+        raise VoicehostError(
+            f"no unfinished game in {folder}; start one with `voicehost play`",
+            phrase="resume_nothing",
+            folder=folder,
+        )
     if args.script is not None:
         return run_script_file(args.script, settings, journal, None, resume=True)
     return session.play(
