@@ -139,7 +139,7 @@ def test_a_second_count_during_the_pause_is_refused() -> None:
 def test_a_second_count_is_refused_with_how_to_confirm_or_correct() -> None:
     result = play([*TO_THE_VOTE, "6"])
     rejected = run_script(["7"], SETTINGS, clock=result.host.clock, host=result.host)  # type: ignore[arg-type]
-    assert rejected.errors == [f"line 1: {BOOK.error('vote_counted')}"]
+    assert rejected.errors == [f"строка 1: {BOOK.error('vote_counted')}"]
     assert "«.» — подтвердить сразу" in rejected.errors[0]
     assert result.host.state is not None and result.host.state.players[5].alive
 

@@ -117,15 +117,19 @@ def test_status_tells_whether_a_start_resumes_or_begins(
     config = write_config(tmp_path)
     units = ["--unit-dir", str(tmp_path / "units")]
     assert main(["--config", str(config), "service", "status", *units]) == 3
-    assert "Not installed" in capsys.readouterr().out
+    assert "Служба не установлена" in capsys.readouterr().out  # config.yaml: language: ru
     install(tmp_path, config)
     capsys.readouterr()
     assert main(["--config", str(config), "service", "status", *units]) == 0
-    assert "on start: starts a new game" in capsys.readouterr().out
+    assert "при запуске: начнётся новая игра" in capsys.readouterr().out
     journal = tmp_path / "var-lib" / "voicehost" / "journals" / "game-2024-05-01_20-00-00.jsonl"
     journal.parent.mkdir(parents=True)
     journal.write_text("{}\n")
     main(["--config", str(config), "service", "status", *units])
+    assert f"при запуске: продолжится {journal}" in capsys.readouterr().out
+    english = config.with_name("english.yaml")
+    english.write_text(config.read_text() + "language: en\n")
+    main(["--config", str(english), "service", "status", *units])
     assert f"on start: resumes {journal}" in capsys.readouterr().out
 
 
@@ -134,7 +138,7 @@ def test_uninstall_removes_the_unit(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["service", "uninstall", "--unit-dir", str(unit.parent)]) == 0
     assert not unit.exists()
     assert main(["service", "uninstall", "--unit-dir", str(unit.parent)]) == 0
-    assert "not installed" in capsys.readouterr().out
+    assert "служба не установлена" in capsys.readouterr().out  # the default config: ru
 
 
 def test_the_host_never_runs_as_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -62,6 +63,13 @@ class ScreenNotices(logging.Handler):
     def attach(self, host: Host) -> None:
         self.host = host
 
+    def _explained(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A notice's parameters with each error said in the game's language."""
+        return {
+            name: self.book.explain(value) if isinstance(value, BaseException) else value
+            for name, value in params.items()
+        }
+
     def emit(self, record: logging.LogRecord) -> None:
         phrase = notice_of(record)
         if phrase is not None and not phrase[0]:
@@ -70,7 +78,7 @@ class ScreenNotices(logging.Handler):
         shown = (
             record.getMessage()
             if written or phrase is None
-            else self.book.screen(f"notice_{phrase[0]}", phrase[1])
+            else self.book.screen(f"notice_{phrase[0]}", self._explained(phrase[1]))
         )
         text = f"ℹ {shown}"
         if self.host is None:
@@ -205,9 +213,20 @@ def play(
     else:
         hands_free = keypad is not None or listener is not None
         ui = PlainUI(host, screen, lambda: write_protocol(host), keyboard_only=not hands_free)
+    stopped: list[str] = []
+
+    def stop(signum: int, frame: object) -> None:
+        # The loop looks at `quit` at least every quarter of a second; nothing else is safe
+        # to do inside a signal handler.
+        stopped.append(signal.Signals(signum).name)
+        host.quit = True
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
     try:
         ui.run()
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         for device in (keypad, listener, private, cues, speaker):
             if device is not None:
                 try:
@@ -218,13 +237,22 @@ def play(
         if running is not None:
             running.stop()
         package_log.removeHandler(notices)
+    if stopped:
+        print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
         print(write_protocol(host))
-    elif not journal_path.exists():
+    elif host.journal_path is None or not host.journal_path.is_file():
+        # (a journal whose folder was deleted is written anew under a name of its own: the host
+        # knows where; a path that is a folder now holds no game)
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
-        print(book.screen("game_paused", {"journal": journal_path}))
+        print(book.screen("game_paused", {"journal": host.journal_path}))
     return 0
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""What stops a host from outside (`systemctl stop`, `kill`, a closed terminal): the game is
+left as a quit leaves it, with a word saying so."""
 
 
 def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:

@@ -26,17 +26,21 @@ from typing import Any, TextIO
 
 from voicehost.console.commandline import (
     CommandError,
+    Line,
     ShowHelp,
     ShowStatus,
     Wait,
     WriteProtocol,
+    help_text,
     parse,
 )
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
-from voicehost.host.commands import Deliver
+from voicehost.host.actions import CONFIRM_WORDS
+from voicehost.host.commands import Deliver, Quit
 from voicehost.host.loop import Host
 from voicehost.host.table import table_view
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
 
 #: How long the reader waits for a key before it looks whether it should stop (seconds).
@@ -108,6 +112,7 @@ class LineHandler:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+        self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
 
     def at_night(self) -> bool:
         state = self.host.state
@@ -127,13 +132,40 @@ class LineHandler:
         try:
             action = parse(text, host.prompt(), book)
         except CommandError as exc:
-            return f"✗ {book.screen('night_refused') if night else exc}"
+            if self.quit_asked and _confirms(text):
+                self.quit_asked = False
+                host.handle(Quit())
+                return None
+            if self.quit_asked and text.strip().casefold() in DECLINE_WORDS:
+                self.quit_asked = False
+                return book.screen("quit_cancelled")
+            refused = f"✗ {book.screen('night_refused') if night else exc}"
+            if self.quit_asked:
+                self.quit_asked = False
+                return f"{book.screen('quit_cancelled')}\n{refused}"
+            return refused
         if action is None:
             return None
+        if self.quit_asked:
+            self.quit_asked = False
+            if isinstance(action, Quit) or _confirms(text):
+                host.handle(action if isinstance(action, Quit) else Quit())
+                return None
+            cancelled = book.screen("quit_cancelled")
+            rest = self._carry_out(action, book)
+            return cancelled if rest is None else f"{cancelled}\n{rest}"
+        if isinstance(action, Quit) and not host.over:
+            # A mistyped `q` must not cost the host a resume: quitting is asked once more.
+            self.quit_asked = True
+            return book.screen("quit_question")
+        return self._carry_out(action, book)
+
+    def _carry_out(self, action: Line, book: PhraseBook) -> str | None:
+        host = self.host
         if isinstance(action, Wait):
             return f"✗ {book.screen('wait_for_scripts')}"
         if isinstance(action, ShowHelp):
-            return book.screen("help")
+            return help_text(book)
         if isinstance(action, ShowStatus):
             return "\n".join(status_lines(host))
         if isinstance(action, WriteProtocol):
@@ -143,6 +175,16 @@ class LineHandler:
         except VoicehostError as exc:
             return f"✗ {exc}"
         return None
+
+
+#: The answers that say «no, go on playing» to the quit question (``т`` is ``n`` on the Russian
+#: layout).
+DECLINE_WORDS = frozenset({"нет", "н", "no", "n", "т"})
+
+
+def _confirms(text: str) -> bool:
+    """Whether a typed line is the answer that confirms quitting (``да``, ``y``, ``yes``)."""
+    return text.strip().casefold() in CONFIRM_WORDS
 
 
 class KeyboardReader:

@@ -138,6 +138,7 @@ class Host:
         self._saving_notice: str | None = None  # a journal-state phrase held until daylight
         self._saving_told = "game.saving_again"
         self._saving_reason = ""
+        self._moved_from: Path | None = None  # a vanished journal, said on the screen by day
         # How early a timer event must fire for its cue to start on the deadline (the sound card
         # holds some audio already); a cue player that plays at once has no lead.
         self._cue_lead: Callable[[], float] = cues.lead_seconds
@@ -148,7 +149,10 @@ class Host:
         """A new game: journal header, then the opening announcements."""
         if self.journal_path is not None:
             self._journal = Journal.create(
-                self.journal_path, self.settings, on_saving=self._saving_changed
+                self.journal_path,
+                self.settings,
+                on_saving=self._saving_changed,
+                on_moved=self._journal_moved,
             )
         state, effects = self.engine.new_game()
         self.state = state
@@ -161,7 +165,9 @@ class Host:
         replayed = replay_journal(self.settings, self.journal_path)
         self.settings, self.engine = replayed.settings, replayed.engine
         self.state, self.accepted = replayed.state, replayed.accepted
-        self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
+        self._journal = Journal.reopen(
+            self.journal_path, on_saving=self._saving_changed, on_moved=self._journal_moved
+        )
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
             self.over = True
@@ -474,9 +480,21 @@ class Host:
         self._saving_reason = reason
         self._tell_saving()
 
+    def _journal_moved(self, old: Path, new: Path) -> None:
+        """The journal vanished under the host and the game so far was written to ``new``."""
+        self.journal_path = new
+        self._moved_from = old
+        self._tell_saving()
+
     def _tell_saving(self) -> None:
         # Said once per change, and never at night: a message the moment a night choice is
         # written would tell the table that someone just acted.
+        if self._moved_from is not None and not (
+            self.state is not None and self.state.phase.is_night
+        ):
+            moved = {"old": self._moved_from, "new": self.journal_path}
+            self.screen.message(f"✗ {self.book.screen('journal_moved', moved)}")
+            self._moved_from = None
         key = self._saving_notice
         if key is None or (self.state is not None and self.state.phase.is_night):
             return
