@@ -176,7 +176,7 @@ def test_rehearse_compare_plays_each_phrase_synthetic_then_recorded(settings, ru
             assert np.array_equal(clip.samples, wanted.samples)
     # the recorded version is the pack's English take, not espeak's Russian
     assert not np.array_equal(heard.clips[0].samples, heard.clips[2].samples)
-    assert out.getvalue().count("synthetic, then recorded") == 2
+    assert out.getvalue().count("сначала синтезатор, затем запись") == 2  # the ru book
 
 
 def test_phrases_check_says_what_each_table_size_lacks(tmp_path, warm_cache_dir, ru_book, capsys):
