@@ -99,7 +99,7 @@ def run_check(args: argparse.Namespace) -> int:
     phrase_keys = book.keys()
     placeholders = {key: len(book.placeholders(key)) for key in phrase_keys}
     report = check_pack(pack, book.all_segments(), placeholders, settings.audio.sample_rate)
-    print("\n".join(report.lines()))
+    print("\n".join(report.said(book)))
     print("\n".join(pack_extras(pack, book, settings)))
     return 0 if report.ok else 1
 
@@ -125,36 +125,38 @@ def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
         missing = [p.key for p in needed if p.text not in have and not pack.has(p.key)]
         if missing:
             shown = compress_keys(missing)
-            more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
+            more = book.screen("pack_more", {"count": len(shown) - 12}) if len(shown) > 12 else ""
+            keys = ", ".join(shown[:12]) + more
             lines.append(
-                f"For {seats} players: {_pieces(len(missing))} missing: "
-                f"{', '.join(shown[:12])}{more}"
+                book.screen(
+                    "pack_table_missing", {"players": seats, "count": len(missing), "keys": keys}
+                )
             )
         else:
-            lines.append(f"For {seats} players: every piece is recorded.")
+            lines.append(book.screen("pack_table_complete", {"players": seats}))
     manifest = Manifest.read(pack.folder)
     if manifest is None:
-        lines.append("No pack.json: `voicehost phrases record --missing` writes one.")
+        lines.append(book.screen("pack_no_manifest"))
     else:
         texts = {segment.key: segment.text for segment in segments}
         fingerprints = phrase_fingerprints(segments, book.keys())
         changed = manifest.changed_pieces(texts) or manifest.changed_phrases(fingerprints)
-        lines.append(
-            f"Recorded by {manifest.voice or 'someone'} on {manifest.created}, "
-            f"language {manifest.language}, phrase book {manifest.phrase_book}."
-        )
+        recorded = {
+            "voice": manifest.voice or book.screen("pack_someone"),
+            "created": manifest.created,
+            "language": manifest.language,
+            "book": manifest.phrase_book,
+        }
+        lines.append(book.screen("pack_manifest", recorded))
         if changed:
-            lines.append(
-                "Changed in the phrase book since recording (record again with "
-                f"`voicehost phrases record --key KEY`): {', '.join(changed)}"
-            )
+            lines.append(book.screen("pack_changed", {"keys": ", ".join(changed)}))
     seconds = 0.0
     for key in pack.files:
         try:
             seconds += pack.clip(key, settings.audio.sample_rate).duration
         except VoicehostError:
             continue  # reported as broken above
-    lines.append(f"Total duration: {seconds:.1f} s in {len(pack.files)} files.")
+    lines.append(book.screen("pack_total", {"seconds": f"{seconds:.1f}", "count": len(pack.files)}))
     return lines
 
 
