@@ -50,11 +50,7 @@ from voicehost.voice_out.mixer import Lane  # noqa: E402
 from voicehost.voice_out.sound import SoundOutput  # noqa: E402
 from voicehost.voice_out.speech import speech_library  # noqa: E402
 
-ROLES = {
-    PromptKind.REGISTER_MAFIA: (2, 5, 9),
-    PromptKind.REGISTER_COMMISSAR: (4,),
-    PromptKind.REGISTER_DOCTOR: (7,),
-}
+ROLES = {"mafia": (2, 5, 9), "commissar": (4,), "doctor": (7,)}  # night 0's seats by role
 
 
 class Witness:
@@ -90,7 +86,7 @@ class Table:
         self.host = host
         self.output = output
         self.speeches = speeches
-        self.answered: set[tuple[PromptKind, int | None]] = set()
+        self.answered: set[tuple[PromptKind, str | None, int | None]] = set()
         self.timers: list[tuple[str, float, int]] = []
         self.announcement_ends: list[int] = []
         self.timeline_errors: list[tuple[float, float]] = []
@@ -108,11 +104,11 @@ class Table:
             self.timers.append((str(timer.effect.timer), timer.starts_at, timer.timer_id))
             self.announcement_ends.append(voice[-1].end)
         prompt = host.prompt()
-        asked = (prompt.kind, prompt.subject)
+        asked = (prompt.kind, prompt.role, prompt.subject)
         if asked in self.answered:
             return
-        if prompt.kind in ROLES:
-            host.post(Submit(EnterSeats(ROLES[prompt.kind])))
+        if prompt.action == "register" and prompt.role in ROLES:
+            host.post(Submit(EnterSeats(ROLES[prompt.role])))
         elif prompt.action == "nominate" and prompt.speech_running:
             if sum(kind == "nomination_speech" for kind, _, _ in self.timers) > self.speeches:
                 host.post(Quit())

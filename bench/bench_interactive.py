@@ -89,19 +89,19 @@ class Table:
         self.host = host
         self.keypad = keypad
         self.speeches = speeches
-        self.answered: set[tuple[PromptKind, int | None]] = set()
+        self.answered: set[tuple[PromptKind, str | None, int | None]] = set()
         self.nominations = 0
 
     def __call__(self) -> None:
         prompt = self.host.prompt()
-        asked = (prompt.kind, prompt.subject)
+        asked = (prompt.kind, prompt.role, prompt.subject)
         if asked in self.answered:
             return
         if prompt.question == "prompt_register_mafia":
             self.keypad.type("2E5E9E")
-        elif prompt.kind is PromptKind.REGISTER_COMMISSAR:
+        elif prompt.action == "register" and prompt.role == "commissar":
             self.keypad.type("4E")
-        elif prompt.kind is PromptKind.REGISTER_DOCTOR:
+        elif prompt.action == "register" and prompt.role == "doctor":
             self.keypad.type("7E")
         elif prompt.action == "nominate" and prompt.speech_running:
             self.nominations += 1

@@ -7,8 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from voicehost.game.effects import Private, PrivateKind
+from voicehost.game.effects import Private
 from voicehost.game.model import Cue
+from voicehost.host.table import private_text
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Clock, Screen, Utterance
 
@@ -85,8 +86,5 @@ class ScreenPrivateChannel:
 
 
 def describe_private(message: Private, book: PhraseBook | None = None) -> str:
-    """A neutral private line; the same length for 'mafia' and 'not mafia'."""
-    book = book or PhraseBook.load("ru")
-    if message.kind is PrivateKind.ANSWER:
-        return book.screen(message.answer)
-    return book.screen("private_ack")
+    """A neutral private line; the same length for 'mafia' and 'not mafia' (host.table)."""
+    return private_text(message, book or PhraseBook.load("ru"))

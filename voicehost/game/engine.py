@@ -125,6 +125,24 @@ class Engine:
         found = self._step(phase)
         return found is not None and not found[1]
 
+    def deck(self) -> list[Role]:
+        """The cards of this table, to deal: the black team (its head first, where the black
+        team's step of night 0 names one), one of each other card in play, civilians."""
+        first = self.ruleset.night0_steps[0]
+        heads = [role for role in first.registers if role is not first.role and self.enabled(role)]
+        cards = heads[:1] + [first.role] * (self.black_count - len(heads[:1]))
+        for step in self.ruleset.night0_steps[1:]:
+            if step.role not in first.registers and self.enabled(step.role):
+                cards.append(step.role)
+        return cards + [Role.CIVILIAN] * (self.settings.players - len(cards))
+
+    def registers(self, role: str) -> tuple[Role, ...]:
+        """The cards a night-0 question for ``role`` names (the black team's: all of them)."""
+        for step in self.ruleset.night0_steps:
+            if step.role.value == role:
+                return step.registers or (step.role,)
+        return ()
+
     def answers_privately(self, phase: Phase) -> bool:
         """A night step whose entry is answered to its role alone: once seen, never undone."""
         found = self._step(phase)

@@ -155,6 +155,11 @@ class GameState:
         return self.phase is Phase.DISCUSSION
 
     @property
+    def voting(self) -> bool:
+        """A vote by show of hands is under way (not the third one)."""
+        return self.phase is Phase.VOTE
+
+    @property
     def nominating(self) -> bool:
         """The nomination round is under way."""
         return self.phase is Phase.NOMINATION
