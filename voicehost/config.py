@@ -504,7 +504,8 @@ def _find_line(node: yaml.Node, dotted: str) -> int | None:
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
     low, high = PRESETS[settings.rules.preset].sizes
-    if not low <= settings.players <= high:
+    fixed_size = PRESETS[settings.rules.preset].players is not None  # said below, as before
+    if not fixed_size and not low <= settings.players <= high:
         raise ConfigError(
             "players",
             _find_line(root, "players") or _find_line(root, "rules.preset"),

@@ -173,12 +173,12 @@ def test_config_mistakes_are_said_in_the_language_of_the_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     bad = tmp_path / "config.yaml"
-    bad.write_text("language: ru\nplayers: 20\ntimers:\n  discussion_seconds: abc\n")
+    bad.write_text("language: ru\nplayers: 25\ntimers:\n  discussion_seconds: abc\n")
     assert main(["--config", str(bad), "play", "--text"]) == 1
     err = capsys.readouterr().err
     assert "в config.yaml неверных значений: 2:" in err
-    assert "строка 2: players = 20 — вне допустимого: от 8 до 13" in err
+    assert "строка 2: players = 25 — вне допустимого: от 6 до 20" in err
     assert "строка 4: timers.discussion_seconds — число, а не 'abc'" in err
-    bad.write_text("language: en\nplayers: 20\n")
+    bad.write_text("language: en\nplayers: 25\n")
     assert main(["--config", str(bad), "play", "--text"]) == 1
-    assert "line 2: players = 20 is out of range; allowed: 8 to 13" in capsys.readouterr().err
+    assert "line 2: players = 25 is out of range; allowed: 6 to 20" in capsys.readouterr().err

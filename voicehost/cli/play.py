@@ -57,7 +57,7 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
         low, high = rules.sizes
         if rules.players is None and not low <= args.players <= high:
             raise VoicehostError(
-                f"--players {args.players}: a table of these rules has {low} to {high} players",
+                f"--players {args.players}: a table has {low} to {high} players by these rules",
                 phrase="arg_players",
                 players=args.players,
                 low=low,

@@ -212,7 +212,9 @@ class GameRules:
             raise BadRecord("the header's game record is not a mapping")
         players = record.get("players")
         if not isinstance(players, int) or isinstance(players, bool) or not 4 <= players <= 20:
-            raise BadRecord(f"players is {players!r}; a table has 6 to 20 players")
+            raise BadRecord(
+                f"players is {players!r}; a table has 8 to 13 players (6 to 20 in city Mafia)"
+            )
         rules = _section(RulesSettings, record.get("rules"), "rules", set())
         if "mafia_count" in rules:
             rules["mafia_count"] = _mafia_count(rules["mafia_count"])
@@ -226,7 +228,7 @@ class GameRules:
             ruleset_text=_text(record.get("ruleset", "")),
         )
         low, high = game.preset.sizes
-        if not low <= players <= high:
+        if game.preset.players is None and not low <= players <= high:
             raise BadRecord(
                 f"players is {players}; the {game.rules.preset} rules seat {low} to {high}"
             )
