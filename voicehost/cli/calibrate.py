@@ -101,9 +101,13 @@ def calibrate(
     from voicehost.voice_in.vosk_listener import ListenerKit
 
     if args.take_seconds < 1.5 or args.take_seconds > 30:
-        raise VoicehostError("--take-seconds must be 1.5 to 30 seconds")
+        raise VoicehostError(
+            "--take-seconds must be 1.5 to 30 seconds", phrase="calibrate_take_seconds"
+        )
     if args.rounds < 1 or args.rounds > 20:
-        raise VoicehostError("--rounds must be 1 to 20 (one round per player)")
+        raise VoicehostError(
+            "--rounds must be 1 to 20 (one round per player)", phrase="calibrate_rounds"
+        )
     rate = settings.listener.sample_rate
     out = Path(args.out).expanduser() if args.out else _default_folder(settings)
     answers = _answers(sys.stdin)
