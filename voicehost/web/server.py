@@ -75,14 +75,12 @@ MAX_MESSAGE = 2048
 MAX_BACKLOG = 64
 
 
-def pairing_code(configured: str) -> str:
-    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits."""
+def pairing_code(configured: str, wrong: str) -> str:
+    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits;
+    ``wrong`` says (in the game's language) what a code must be."""
     if configured:
-        if not 4 <= len(configured) <= 32 or not configured.isalnum():
-            raise VoicehostError(
-                f"web.pairing_code {configured!r}: use 4 to 32 letters or digits "
-                "(or leave it empty for a new random code each game)"
-            )
+        if not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum():
+            raise VoicehostError(wrong)
         return configured
     return f"{secrets.randbelow(10**6):06d}"
 
