@@ -287,10 +287,17 @@ class WebServer:
                 loop.call_soon_threadsafe(self._send_private, frame)
 
     def _send_state(self, board: str | None, remote: str | None) -> None:
+        # The remotes now, the boards on the loop's next turn: the answer to the host's tap
+        # (queued right after this) goes out before thirty boards are written to.
         for connection in list(self.connections.values()):
             if connection.remote and remote is not None:
                 connection.push(remote, state=True)
-            elif not connection.remote and board is not None:
+        if board is not None and self._loop is not None:
+            self._loop.call_soon(self._send_boards, board)
+
+    def _send_boards(self, board: str) -> None:
+        for connection in list(self.connections.values()):
+            if not connection.remote:
                 connection.push(board, state=True)
 
     def _send_to(self, ident: int, frame: str) -> None:
@@ -417,7 +424,8 @@ class WebServer:
     async def _socket(self, request: Any, *, remote: bool) -> Any:
         from aiohttp import WSMsgType, web
 
-        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
+        # Frames of a kilobyte go uncompressed: thirty boards cost a Pi no deflate each change.
+        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE, compress=False)
         await socket.prepare(request)
         self._next_id += 1
         connection = Connection(self._next_id, socket, remote)
