@@ -308,6 +308,165 @@ class StopWordRule:
         return heard.word, round(heard.start, 2)
 
 
+@dataclass(frozen=True)
+class Utterance:
+    """A stretch of the speaker's voice standing alone, worth a look: quiet before it, quiet
+    after it for the window, and as long as a stop word can be (audio seconds)."""
+
+    start: float
+    end: float
+    quiet_before: float
+    """Seconds without the speaker's voice before it (``math.inf`` at the speech's start)."""
+
+
+@dataclass(frozen=True)
+class AloneTuning:
+    """How the rule tells a stop word said on its own from the end of a sentence."""
+
+    silence_seconds: float = 0.6
+    """The speaker's quiet after the word before the speech ends (seconds)."""
+    min_confidence: float = 0.0
+    """A stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
+    room_margin_db: float = 12.0
+    """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
+    quiet_before_seconds: float = 0.25
+    """The speaker's quiet before the word: less, and the word ends a sentence (seconds)."""
+    join_seconds: float = 0.2
+    """Gaps in the voice shorter than this are inside a word, not between words (seconds)."""
+    shortest_word_seconds: float = 0.2
+    """Voice shorter than this is a click or a cough, not a word (seconds)."""
+    longest_word_seconds: float = 1.5
+    """Voice longer than this is more than a stop word, even said slowly (seconds)."""
+
+
+class AloneRule:
+    """Decides whether a speech is over: the speaker said a stop word **on its own** and then
+    fell quiet.
+
+    Measured on the Korean proxy (docs/HEARING.md), the speeches cut short had one shape: a
+    sentence ending like a stop word («…생각합니다», «…спасибо вам, что пришли», «…среди нас»),
+    heard as one in noise, then the speaker's breath (0.5 to 0.9 s) before the real «спасибо»,
+    long enough for the silence window. A word-anchored rule cannot tell that breath from the
+    end. What can: a speaker who finishes says «спасибо» as a phrase of its own, with a pause
+    before it; a sentence's last word has the rest of the sentence right before it. So:
+
+    1. The VAD's frames (:meth:`hear`) are grouped into stretches of the speaker's voice
+       (gaps under ``join_seconds`` are inside a word; voice more than ``room_margin_db``
+       quieter than the speaker is the room's).
+    2. A stretch is looked at only when it stands alone: at least ``quiet_before_seconds`` of
+       the speaker's quiet before it, ``silence_seconds`` after it, and as long as a stop word
+       (``shortest_word_seconds`` to ``longest_word_seconds``). :meth:`hear` returns it as an
+       :class:`Utterance`.
+    3. The adapter decodes that stretch of audio on its own (a second look, with the stop
+       words and their look-alikes as the grammar) and hands the words to :meth:`judge`: the
+       speech ends only when every word heard there is a stop word, each with at least
+       ``min_confidence``.
+
+    A miss costs a key press; a player cut off cannot be undone. So the end of a sentence, a
+    stop word with words around it, a word too long or too short for a stop word, all end
+    nothing. Pure: no Vosk, no clock.
+    """
+
+    HISTORY_SECONDS = 12.0
+    SPEAKER_PERCENTILE = 90
+
+    def __init__(self, stop_words: Iterable[str], tuning: AloneTuning | None = None) -> None:
+        self.stop_words = frozenset(word.casefold() for word in stop_words)
+        if not self.stop_words:
+            raise ValueError("AloneRule needs at least one stop word")
+        self.tuning = tuning or AloneTuning()
+        if self.tuning.silence_seconds <= 0:
+            raise ValueError(f"silence_seconds must be positive, not {self.tuning.silence_seconds}")
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget everything heard: a new speech begins."""
+        self._levels: deque[tuple[float, float]] = deque()
+        self._speaker_db = -120.0
+        self._run: tuple[float, float] | None = None
+        self._before_run = math.inf
+        self._last_end = -math.inf
+        self.ended = False
+
+    def is_stop_word(self, word: str) -> bool:
+        return word.casefold() in self.stop_words
+
+    def speaker_level(self) -> float:
+        """The speaker's level (dBFS): a high percentile of the voice heard lately."""
+        if not self._levels:
+            return -120.0
+        levels = np.fromiter((level for _, level in self._levels), dtype=np.float64)
+        return float(np.percentile(levels, self.SPEAKER_PERCENTILE))
+
+    def hear(self, frames: Sequence[Frame]) -> list[Utterance]:
+        """Take the VAD's frames; the stretches of voice now ready for a second look."""
+        ready: list[Utterance] = []
+        tuning = self.tuning
+        for frame in frames:
+            if frame.speech:
+                self._levels.append((frame.start, frame.level_db))
+                horizon = frame.end - self.HISTORY_SECONDS
+                while self._levels and self._levels[0][0] < horizon:
+                    self._levels.popleft()
+                self._speaker_db = self.speaker_level()
+            voice = frame.speech and frame.level_db >= self._speaker_db - tuning.room_margin_db
+            run = self._run
+            if voice:
+                if run is not None and frame.start - run[1] <= tuning.join_seconds + 1e-6:
+                    self._run = (run[0], frame.end)
+                else:
+                    if run is not None:
+                        self._last_end = run[1]
+                    self._before_run = frame.start - self._last_end
+                    self._run = (frame.start, frame.end)
+                continue
+            if run is None or frame.end - run[1] < tuning.silence_seconds - 1e-6:
+                continue
+            self._run = None
+            self._last_end = run[1]
+            length = run[1] - run[0]
+            alone = self._before_run >= tuning.quiet_before_seconds - 1e-6
+            if alone and tuning.shortest_word_seconds <= length <= tuning.longest_word_seconds:
+                ready.append(Utterance(run[0], run[1], self._before_run))
+        return ready
+
+    def judge(
+        self, utterance: Utterance, words: Sequence[HeardWord], now: float
+    ) -> Decision | None:
+        """What the second look heard in ``utterance``: the speech ends when every word is a
+        stop word heard with enough confidence. None: no stop word was heard there."""
+        if self.ended or not words:
+            return None
+        stops = [word for word in words if self.is_stop_word(word.word)]
+        if not stops:
+            return None
+        last = stops[-1]
+        if len(stops) < len(words):
+            others = ", ".join(
+                f"«{word.word}»" for word in words if not self.is_stop_word(word.word)
+            )
+            reason = f"«{last.word}» was said with other words ({others}): not on its own"
+            return Decision(Verdict.FOLLOWED_BY_SPEECH, last, now, reason)
+        weakest = min(stops, key=lambda word: word.confidence)
+        if weakest.confidence < self.tuning.min_confidence:
+            reason = (
+                f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
+                f"listener.min_confidence {self.tuning.min_confidence:.2f}"
+            )
+            return Decision(Verdict.LOW_CONFIDENCE, weakest, now, reason)
+        self.ended = True
+        before = (
+            "at the speech's start"
+            if math.isinf(utterance.quiet_before)
+            else f"{utterance.quiet_before:.2f} s of quiet before it"
+        )
+        reason = (
+            f"«{last.word}» said on its own ({before}), then {now - utterance.end:.2f} s "
+            "without the speaker's voice"
+        )
+        return Decision(Verdict.SPEECH_ENDED, last, now, reason)
+
+
 def choose_fillers(
     vocabulary: Sequence[str], stop_words: Sequence[str], count: int
 ) -> tuple[str, ...]:

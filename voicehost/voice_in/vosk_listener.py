@@ -34,11 +34,12 @@ from voicehost.errors import MissingDependency
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
+    AloneRule,
+    AloneTuning,
     Decision,
     HeardWord,
     Hypothesis,
-    RuleTuning,
-    StopWordRule,
+    Utterance,
     Verdict,
     choose_competitors,
     choose_fillers,
@@ -260,8 +261,8 @@ class ListenerTuning:
     vad: str = "auto"
     vad_threshold: float = 0.5
 
-    def rule(self) -> RuleTuning:
-        return RuleTuning(self.silence_seconds, self.min_confidence, self.room_margin_db)
+    def rule(self) -> AloneTuning:
+        return AloneTuning(self.silence_seconds, self.min_confidence, self.room_margin_db)
 
 
 class VoskListener:
@@ -287,7 +288,7 @@ class VoskListener:
         self.recognizer = recognizer
         self.source = source
         self.clock = clock
-        self.rule = StopWordRule(stop_words, tuning=self.tuning.rule())
+        self.rule = AloneRule(stop_words, self.tuning.rule())
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
@@ -306,6 +307,8 @@ class VoskListener:
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
         self.restarts = 0
+        self._audio = np.zeros(0, dtype=np.int16)
+        self._audio_start = 0.0
 
     # ports.Listener -------------------------------------------------------------------------
 
@@ -430,30 +433,57 @@ class VoskListener:
         return block.samples[skip:], block.captured_at + skip / block.sample_rate
 
     def _restart(self, start: float, generation: int) -> None:
-        self.recognizer.fresh()
         self.rule.reset()
         self.meter.reset()
+        self._audio = np.zeros(0, dtype=np.int16)
+        self._audio_start = 0.0
         self._origin = start
         self._fed_generation = generation
         self._interrupted = False
 
+    #: Audio kept for the second look: the longest word, the window, padding and a margin.
+    KEEP_SECONDS = 4.0
+    #: The second look hears this much of the quiet on each side of the word (seconds).
+    LOOK_PADDING = 0.2
+
     def _hear(self, samples: np.ndarray, token: int, generation: int) -> None:
-        decisions = self.rule.hear(self.meter.feed(samples))
-        hypothesis = self.recognizer.accept(samples)
-        now = self.recognizer.seconds
-        if not hypothesis.final and self.rule.should_close(now):
-            hypothesis = self.recognizer.finish()
-        if hypothesis.final:
-            self.rule.closed()
-            if hypothesis.words:
-                self._report(WordsHeard(tuple(self._on_clock(w) for w in hypothesis.words)))
-        decisions.extend(self.rule.observe(hypothesis, now))
-        for decision in decisions:
+        rate = self.recognizer.sample_rate
+        self._audio = np.concatenate([self._audio, samples.astype(np.int16)])
+        surplus = len(self._audio) - round(self.KEEP_SECONDS * rate)
+        if surplus > 0:
+            self._audio = self._audio[surplus:]
+            self._audio_start += surplus / rate
+        frames = self.meter.feed(samples)
+        for utterance in self.rule.hear(frames):
+            now = frames[-1].end if frames else utterance.end
+            decision = self._look(utterance, now)
+            if decision is None:
+                continue
             self._report(
                 replace(decision, word=self._on_clock(decision.word), at=self._origin + decision.at)
             )
             if decision.verdict is Verdict.SPEECH_ENDED:
                 self._speech_ended(token, generation)
+                return
+
+    def _look(self, utterance: Utterance, now: float) -> Decision | None:
+        """The second look: the utterance's audio decoded on its own, from a fresh recogniser."""
+        rate = self.recognizer.sample_rate
+        start = max(self._audio_start, utterance.start - self.LOOK_PADDING)
+        first = round((start - self._audio_start) * rate)
+        last = round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate)
+        clip = self._audio[max(0, first) : max(0, last)]
+        if clip.size == 0:
+            return None
+        self.recognizer.fresh()
+        self.recognizer.accept(clip)
+        heard = self.recognizer.finish()
+        words = tuple(
+            replace(word, start=word.start + start, end=word.end + start) for word in heard.words
+        )
+        if words:
+            self._report(WordsHeard(tuple(self._on_clock(word) for word in words)))
+        return self.rule.judge(utterance, words, now)
 
     def _speech_ended(self, token: int, generation: int) -> None:
         with self._lock:
