@@ -38,6 +38,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,7 +50,7 @@ from voicehost.clock import FakeClock  # noqa: E402
 from voicehost.testing import listening_set  # noqa: E402
 from voicehost.voice_in.microphone import ArraySource  # noqa: E402
 from voicehost.voice_in.rule import Decision, Verdict  # noqa: E402
-from voicehost.voice_in.takes import Tally, read_takes, score  # noqa: E402
+from voicehost.voice_in.takes import Tally, read_labels, score  # noqa: E402
 from voicehost.voice_in.vad import make_detector  # noqa: E402
 from voicehost.voice_in.vosk_listener import (  # noqa: E402
     ListenerEvent,
@@ -70,8 +71,8 @@ class Options:
     """The Listener's settings for one run (the defaults are config.yaml's)."""
 
     silence: float = 0.6
-    fillers: int = 50
-    competitors: int = 3
+    fillers: int = 0
+    competitors: int = 8
     margin: float = 12.0
     vad: str = "silero"
     confidence: float = 0.0
@@ -199,8 +200,6 @@ def model_folder() -> Path:
 
 # -- the set on disk (a temporary .npz, or a folder of WAV takes) -------------------------------
 
-Takes = list[tuple[str, str, np.ndarray, bool | None, float | None]]
-
 
 def make_set(per: int, seed: int, split: str, path: Path) -> None:
     takes = list(listening_set.generate(per_condition=per, seed=seed, split=split))
@@ -225,18 +224,21 @@ def cached_set(per: int, seed: int, split: str) -> Path:
     return path
 
 
-def load_set(path: Path) -> Takes:
+def load_set(path: Path) -> Iterator[tuple[str, str, np.ndarray, bool | None, float | None]]:
+    """The takes one by one (only one take's samples in memory: the peak RSS is the
+    Listener's, not the set's)."""
     if path.is_dir():
-        return [
-            (t.name, t.condition, t.samples, t.label.ends_with_stop_word, t.stop_word_end)
-            for t in read_takes(path)
-        ]
+        from voicehost.voice_in.microphone import read_wav
+
+        for label in read_labels(path):
+            samples, _rate = read_wav(path / label.file)
+            name = Path(label.file).stem
+            yield name, label.condition, samples, label.ends_with_stop_word, label.stop_word_end
+        return
     data = np.load(path)
     labels = json.loads(str(data["labels"]))
-    return [
-        (name, condition, data[f"take{i}"], stop_end is not None, stop_end)
-        for i, (name, condition, stop_end) in enumerate(labels)
-    ]
+    for i, (name, condition, stop_end) in enumerate(labels):
+        yield name, condition, data[f"take{i}"], stop_end is not None, stop_end
 
 
 def in_child(mode: str, options: Options, set_file: Path) -> dict[str, object]:

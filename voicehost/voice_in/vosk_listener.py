@@ -32,6 +32,7 @@ import numpy as np
 
 from voicehost.errors import MissingDependency
 from voicehost.notices import LOG_ONLY
+from voicehost.voice_in.grammar_cache import cached_words
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
     AloneRule,
@@ -131,10 +132,21 @@ def grammar_words(
     words = list(stop_words)
     if model.knows(UNKNOWN_WORD):
         words.append(UNKNOWN_WORD)
+    stops = list(stop_words)
     if competitors > 0:
-        words.extend(choose_competitors(model.vocabulary(), stop_words, competitors))
+        key = {"kind": "competitors", "stop_words": stops, "count": competitors}
+        words.extend(
+            cached_words(
+                model.folder,
+                key,
+                lambda: choose_competitors(model.vocabulary(), stop_words, competitors),
+            )
+        )
     if filler_count > 0:
-        fillers = choose_fillers(model.vocabulary(), stop_words, filler_count)
+        key = {"kind": "fillers", "stop_words": stops, "count": filler_count}
+        fillers = cached_words(
+            model.folder, key, lambda: choose_fillers(model.vocabulary(), stop_words, filler_count)
+        )
         words.extend(word for word in fillers if word not in words)
     return tuple(words)
 
