@@ -33,7 +33,7 @@ from voicehost.voice_in.calibration import (
     MARGIN_CANDIDATES,
     SILENCE_CANDIDATES,
     Candidate,
-    best,
+    choose,
     frame_levels,
     judge_room,
     noise_floor,
@@ -240,6 +240,7 @@ def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) ->
         print(f"  {take.label.file} «{take.label.said}»: {outcome} ({at}); heard: {heard or '-'}")
     print("  " + summary_line("all takes", _total(tallies)))
     candidates = []
+    here = Candidate(current.silence_seconds, current.room_margin_db, _total(tallies))
     print("Tried:")
     for silence in SILENCE_CANDIDATES:
         for margin in MARGIN_CANDIDATES:
@@ -249,7 +250,10 @@ def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) ->
             candidates.append(Candidate(silence, margin, tally))
             print(f"  silence {silence:.1f} s, margin {margin:>4.0f} dB: {tally.heard} heard, "
                   f"{tally.missed} missed, {tally.early + tally.false} wrong ends")  # fmt: skip
-    chosen = best(candidates)
+    choice = choose(candidates, here)
+    chosen = choice.candidate
+    if not choice.decided:
+        print(f"Cannot decide from these takes: {choice.why}.")
     print(
         f"Proposed: silence {chosen.silence_seconds} s, room margin {chosen.room_margin_db:g} dB "
         f"({chosen.tally.heard} of {chosen.tally.with_stop_word} stop words heard, "
