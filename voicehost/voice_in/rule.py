@@ -3,24 +3,21 @@
 Pure: no Vosk, no clock, no threads, so the rule is tested with plain numbers and the Listener
 adapter (``voicehost.voice_in.vosk_listener``) only wires Vosk, the VAD and the microphone to it.
 
-The rule is **anchored to the word**: a speech ends only when the last word the speaker said is a
-stop word and a voice-activity detector (``vad.py``) has heard ``silence_seconds`` of silence
-*after that word's end*, by Vosk's own word times. «Спасибо, что выслушали…» does not end it,
-because the speaker's voice comes back before the window is over; a silence that began before
-or during the stop word counts for nothing.
+The rule (:class:`AloneRule`) ends a speech only on a stop word **said on its own**: the
+speaker's voice stands alone (quiet before it, ``silence_seconds`` of quiet after it, as long as
+a stop word), and a second look at that stretch of audio, decoded by itself, hears nothing but
+stop words. The end of a sentence that only sounds like one («…среди нас», «…생각합니다») has
+the rest of the sentence right before it, so a breath after it, however long, ends nothing.
 
 **A false stop is worse than a miss.** Ending a speech that nobody ended cuts a player off in
 front of the table and cannot be undone; a missed «спасибо» costs a key press. So wherever the
-evidence is unclear the rule does not end the speech: a stop word heard with low confidence, a
-stop word the VAD does not confirm as the speaker's voice, a voice that comes back during the
-window.
+evidence is unclear the rule does not end the speech.
 
 **The speaker, not the room.** A frame is the speaker's voice when the VAD calls it speech and
 it is no more than ``room_margin_db`` quieter than the speaker's own level (a high percentile of
 the speech heard so far). People murmuring at the table after «спасибо» are speech to the VAD
-but far quieter than the speaker at the microphone, so they neither keep the speech open for ever
-nor count as words said after the stop word: words Vosk heard in such stretches are the room's
-and are left out of the decision.
+but far quieter than the speaker at the microphone: they neither hold the speech open nor make
+the stop word look less alone.
 """
 
 from __future__ import annotations
@@ -30,7 +27,7 @@ import random
 import unicodedata
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
@@ -82,230 +79,6 @@ class Decision:
     word: HeardWord
     at: float
     reason: str
-
-
-@dataclass(frozen=True)
-class RuleTuning:
-    """How sure the rule must be; see ``listener`` in config.yaml."""
-
-    silence_seconds: float = 0.6
-    """Silence after the stop word's end before the speech ends (seconds)."""
-    min_confidence: float = 0.0
-    """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
-    room_margin_db: float = 12.0
-    """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
-    word_tail_seconds: float = 0.12
-    """Voice within this long after Vosk's end of the word is still the word (the VAD lags)."""
-
-
-class StopWordRule:
-    """Decides, frame by frame and hypothesis by hypothesis, whether the speaker has finished.
-
-    Feed it the VAD's frames (:meth:`hear`) and every Vosk hypothesis (:meth:`observe`) with the
-    audio time it covers. :meth:`should_close` tells the adapter when to ask Vosk for its final
-    result (the speaker has been quiet for the window, so the last word is worth knowing now).
-    At most one ``SPEECH_ENDED`` until :meth:`reset`.
-    """
-
-    HISTORY_SECONDS = 12.0
-    SPEAKER_PERCENTILE = 90
-
-    def __init__(
-        self,
-        stop_words: Iterable[str],
-        silence_seconds: float | None = None,
-        min_confidence: float | None = None,
-        tuning: RuleTuning | None = None,
-    ) -> None:
-        self.stop_words = frozenset(word.casefold() for word in stop_words)
-        if not self.stop_words:
-            raise ValueError("StopWordRule needs at least one stop word")
-        tuning = tuning or RuleTuning()
-        if silence_seconds is not None:
-            tuning = replace(tuning, silence_seconds=silence_seconds)
-        if min_confidence is not None:
-            tuning = replace(tuning, min_confidence=min_confidence)
-        if tuning.silence_seconds <= 0:
-            raise ValueError(f"silence_seconds must be positive, not {tuning.silence_seconds}")
-        self.tuning = tuning
-        self.reset()
-
-    @property
-    def silence_seconds(self) -> float:
-        return self.tuning.silence_seconds
-
-    @property
-    def min_confidence(self) -> float:
-        return self.tuning.min_confidence
-
-    def reset(self) -> None:
-        """Forget everything heard: a new speech begins."""
-        self._frames: deque[Frame] = deque()
-        self._speech_levels: deque[tuple[float, float]] = deque()
-        self._candidate: HeardWord | None = None
-        self._judged: set[tuple[str, float]] = set()
-        self._last_voice_end = -math.inf
-        self._voice_since_close = False
-        self._heard_until = 0.0
-        self._speaker_db = -120.0
-        self.ended = False
-
-    def is_stop_word(self, word: str) -> bool:
-        return word.casefold() in self.stop_words
-
-    # the VAD's side -----------------------------------------------------------------------------
-
-    def hear(self, frames: Sequence[Frame]) -> list[Decision]:
-        """Take the VAD's frames; a pending stop word followed by the speaker's voice is judged."""
-        decisions: list[Decision] = []
-        for frame in frames:
-            self._frames.append(frame)
-            self._heard_until = max(self._heard_until, frame.end)
-            if frame.speech:
-                self._speech_levels.append((frame.start, frame.level_db))
-        horizon = self._heard_until - self.HISTORY_SECONDS
-        while self._frames and self._frames[0].end < horizon:
-            self._frames.popleft()
-        while self._speech_levels and self._speech_levels[0][0] < horizon:
-            self._speech_levels.popleft()
-        self._speaker_db = self.speaker_level()
-        for frame in frames:
-            if not self._is_voice(frame):
-                continue
-            self._last_voice_end = frame.end
-            self._voice_since_close = True
-            candidate = self._candidate
-            tail = self.tuning.word_tail_seconds
-            if candidate is not None and frame.start > candidate.end + tail:
-                decisions.append(self._voice_after(candidate, frame))
-                self._candidate = None
-        return decisions
-
-    def speaker_level(self) -> float:
-        """The speaker's level (dBFS): a high percentile of the voice heard lately."""
-        if not self._speech_levels:
-            return -120.0
-        levels = np.fromiter((level for _, level in self._speech_levels), dtype=np.float64)
-        return float(np.percentile(levels, self.SPEAKER_PERCENTILE))
-
-    def _is_voice(self, frame: Frame) -> bool:
-        """The speaker's voice: speech to the VAD, and not far quieter than the speaker."""
-        return frame.speech and frame.level_db >= self._speaker_db - self.tuning.room_margin_db
-
-    def quiet_for(self, now: float) -> float:
-        """Seconds since the speaker's voice was last heard (0 while speaking)."""
-        return max(0.0, now - self._last_voice_end)
-
-    def should_close(self, now: float) -> bool:
-        """Whether Vosk should close the utterance now: the speaker spoke and then fell silent
-        for the window (so Vosk's word list for it is complete)."""
-        return (
-            not self.ended
-            and self._voice_since_close
-            and self.quiet_for(now) >= self.tuning.silence_seconds - 1e-6
-        )
-
-    def closed(self) -> None:
-        """The adapter closed the utterance; the next close needs the speaker's voice again."""
-        self._voice_since_close = False
-
-    # Vosk's side --------------------------------------------------------------------------------
-
-    def observe(self, hypothesis: Hypothesis, now: float) -> list[Decision]:
-        """Take Vosk's latest hypothesis; ``now`` is the audio time it covers."""
-        if self.ended:
-            return []
-        decisions: list[Decision] = []
-        if hypothesis.final:
-            decisions.extend(self._judge_final(self._speakers(hypothesis.words), now))
-        ended = self._check_silence(now)
-        if ended is not None:
-            decisions.append(ended)
-        return decisions
-
-    def _speakers(self, words: Sequence[HeardWord]) -> list[HeardWord]:
-        """The words said by the speaker: a word heard where the VAD heard no voice of the
-        speaker's (noise, the room murmuring) is left out."""
-        return [word for word in words if self._voiced(word)]
-
-    def _voiced(self, word: HeardWord) -> bool:
-        if not self._frames or word.end < self._frames[0].start:
-            return True  # older than the history: keep it (it can only hold a speech open)
-        return any(
-            self._is_voice(frame)
-            for frame in self._frames
-            if frame.end > word.start and frame.start < word.end
-        )
-
-    def _judge_final(self, words: Sequence[HeardWord], now: float) -> list[Decision]:
-        decisions: list[Decision] = []
-        if words and self._candidate is not None:
-            decisions.append(self._followed(self._candidate, words[0], now))
-            self._candidate = None
-        for index, heard in enumerate(words):
-            if not self.is_stop_word(heard.word) or self._seen(heard):
-                continue
-            if index + 1 < len(words):
-                decisions.append(self._followed(heard, words[index + 1], now))
-            elif heard.confidence < self.tuning.min_confidence:
-                self._judged.add(self._key(heard))
-                reason = (
-                    f"«{heard.word}» heard with confidence {heard.confidence:.2f}, below "
-                    f"listener.min_confidence {self.tuning.min_confidence:.2f}"
-                )
-                decisions.append(Decision(Verdict.LOW_CONFIDENCE, heard, now, reason))
-            elif self._voice_after_word(heard) is not None:
-                frame = self._voice_after_word(heard)
-                assert frame is not None
-                decisions.append(self._voice_after(heard, frame))
-            else:
-                self._candidate = heard
-        return decisions
-
-    def _voice_after_word(self, heard: HeardWord) -> Frame | None:
-        limit = heard.end + self.tuning.word_tail_seconds
-        for frame in self._frames:
-            if frame.start > limit and self._is_voice(frame):
-                return frame
-        return None
-
-    def _check_silence(self, now: float) -> Decision | None:
-        candidate = self._candidate
-        if candidate is None:
-            return None
-        quiet_since = max(candidate.end, min(self._last_voice_end, now))
-        if self._last_voice_end > candidate.end + self.tuning.word_tail_seconds:
-            return None  # judged in hear(); kept for safety
-        silent = now - quiet_since
-        if silent < self.tuning.silence_seconds - 1e-6:
-            return None
-        self.ended = True
-        self._candidate = None
-        self._judged.add(self._key(candidate))
-        reason = (
-            f"«{candidate.word}» was the last word ({candidate.confidence:.2f}), then "
-            f"{now - candidate.end:.2f} s without the speaker's voice"
-        )
-        return Decision(Verdict.SPEECH_ENDED, candidate, now, reason)
-
-    def _followed(self, heard: HeardWord, following: HeardWord, now: float) -> Decision:
-        self._judged.add(self._key(heard))
-        gap = max(0.0, following.start - heard.end)
-        reason = f"«{heard.word}» was followed by «{following.word}» {gap:.2f} s later"
-        return Decision(Verdict.FOLLOWED_BY_SPEECH, heard, now, reason)
-
-    def _voice_after(self, heard: HeardWord, frame: Frame) -> Decision:
-        self._judged.add(self._key(heard))
-        gap = max(0.0, frame.start - heard.end)
-        reason = f"«{heard.word}» was followed by the speaker's voice {gap:.2f} s later"
-        return Decision(Verdict.FOLLOWED_BY_SPEECH, heard, frame.end, reason)
-
-    def _seen(self, heard: HeardWord) -> bool:
-        return self._key(heard) in self._judged
-
-    @staticmethod
-    def _key(heard: HeardWord) -> tuple[str, float]:
-        return heard.word, round(heard.start, 2)
 
 
 @dataclass(frozen=True)

@@ -1,19 +1,20 @@
 """The stop-word Listener: Vosk in grammar mode hears «спасибо» / «пас» through the microphone.
 
 Audio comes from an :class:`~voicehost.voice_in.microphone.AudioSource` (live microphone, WAV
-file, ALSA file device) on the Listener's own thread. A Vosk ``KaldiRecognizer`` in grammar
-mode knows only the stop words, ``[unk]`` when the model has it, competitors (the model's words
-that sound most like a stop word, so a look-alike lands on itself) and filler words (so other
-speech has somewhere to go). A voice-activity detector (``vad.py``) hears the same audio. The
-decision itself is :class:`voicehost.voice_in.rule.StopWordRule`; this module only wires Vosk,
-the VAD and the audio to it.
+file, ALSA file device) on the Listener's own thread. A voice-activity detector (``vad.py``)
+hears every frame; the decision rule (:class:`voicehost.voice_in.rule.AloneRule`) finds the
+stretches of the speaker's voice that stand alone, and only those (a second or so, once the
+speaker has been quiet for the window) are decoded by Vosk, from a fresh recogniser whose grammar
+knows only the stop words, ``[unk]`` when the model has it, and competitors (the model's words
+that sound most like a stop word, so a look-alike said alone lands on itself). So Vosk costs
+nothing while a player talks, and a sentence's last word is never decoded as a stop word.
 
-Decoding is deterministic: every speech starts from a new recogniser and the same seed of libc's
+Decoding is deterministic: every look starts from a new recogniser and the same seed of libc's
 ``rand()`` (Kaldi draws on it), so a recording always gives the same decisions, in a game and in
 tests, whatever was decoded before it.
 
-The Listener is deaf until ``listen(token)`` and feeds Vosk nothing while deaf, so nights and
-the free discussion cost no CPU.
+The Listener is deaf until ``listen(token)`` and hears nothing while deaf, so nights and the
+free discussion cost no CPU.
 """
 
 from __future__ import annotations
