@@ -21,6 +21,7 @@ from voicehost.voice_in.calibration import (
     frame_levels,
     judge_room,
     noise_floor,
+    room_noise,
     speech_level,
 )
 from voicehost.voice_in.takes import (
@@ -275,7 +276,7 @@ def test_the_room_s_verdict_agrees_with_the_measured_signal_to_noise_ratio(kind,
         )
     ]
 
-    verdict = judge_room(noise_floor(noise.astype(np.int16), RATE), speech_level(voice_levels) or 0)
+    verdict = judge_room(room_noise(noise.astype(np.int16), RATE), speech_level(voice_levels) or 0)
 
     assert verdict.snr_db == pytest.approx(snr, abs=1.5)
     assert verdict.loud is loud

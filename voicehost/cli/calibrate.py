@@ -36,7 +36,7 @@ from voicehost.voice_in.calibration import (
     choose,
     frame_levels,
     judge_room,
-    noise_floor,
+    room_noise,
     speech_level,
 )
 from voicehost.voice_in.takes import LabelledTake, TakeLabel, Tally, write_takes
@@ -126,7 +126,7 @@ def calibrate(
             return 0
         reader.discard_pending()
         quiet = reader.read(round(ROOM_SECONDS * rate))
-        noise = noise_floor(quiet, rate)
+        noise = room_noise(quiet, rate)
         print(f"The room's noise floor: {noise:.0f} dBFS.")
         recorded = _record_takes(args, answers, reader, stop_words, settings.language, rate, noise)
     finally:

@@ -117,6 +117,23 @@ No Russian model runs here, so these are checked at the text level
 (tests/voice_in/test_listening_rule.py): each ends in a word that is not a stop word but
 shares the stop word's sounds."""
 
+SHORT_ALONE = (
+    "네",
+    "아니요",
+    "오번",
+    "저요",
+    "좋아요",
+    "글쎄요",
+    "잠깐만요",
+    "맞아요",
+    "칠번이요",
+    "그래요",
+    "패널",
+    "감자",
+)
+"""Short things a player says on their own, with a pause around them («Да.», «Пятый.», «Нет.»):
+as long as a stop word and as alone as one, they must not end the speech."""
+
 BREATHS = (0.5, 0.9)
 """The speaker's breath between a look-alike ending and the real stop word (seconds)."""
 
@@ -175,6 +192,9 @@ CONDITIONS = (
     Condition("look-alike, breath, stop, white 20 dB", True, "white", 20),
     Condition("look-alike, breath, stop, white 10 dB", True, "white", 10),
     Condition("look-alike ending", False),
+    Condition("short word alone", False),
+    Condition("short word alone, pink 10 dB", False, "pink", 10),
+    Condition("short word alone, white 10 dB", False, "white", 10),
     Condition("mid-speech stop word", False),
     Condition("long speech", False),
 )
@@ -332,10 +352,21 @@ def _take(condition: Condition, index: int, rng: np.random.Generator) -> Take:
     voice = _voice(rng)
     sentence = SENTENCES[index % len(SENTENCES)]
     stop_word = STOP_WORDS[index % 2]
+    parts: list[str | float | np.ndarray]
+    if condition.name.startswith("short word alone"):
+        short = SHORT_ALONE[index % len(SHORT_ALONE)]
+        pause = float(rng.uniform(0.6, 1.2))
+        if index % 2:  # the speech's last words, with no stop word after them
+            parts = [_lead(rng), sentence, pause, short, 2.5]
+        else:
+            parts = [_lead(rng), short, pause, sentence, 2.5]
+        speech, _ = mix(parts, voice, rng, None)
+        slug = condition.name.replace(", ", "-").replace(" ", "-")
+        return Take(f"{slug}-{index:02d}", condition.name, finish(speech, condition, rng), None)
     if condition.name.startswith("look-alike, breath, stop"):
         lead = LOOKALIKE_LEADS[index % len(LOOKALIKE_LEADS)]
         pause = float(rng.uniform(*BREATHS))
-        parts: list[str | float | np.ndarray] = [_lead(rng), lead, pause, stop_word, 2.5]
+        parts = [_lead(rng), lead, pause, stop_word, 2.5]
         speech, stop_end = mix(parts, voice, rng, 3)
         slug = condition.name.replace(", ", "-").replace(" ", "-")
         return Take(f"{slug}-{index:02d}", condition.name, finish(speech, condition, rng), stop_end)

@@ -13,10 +13,9 @@ than the current settings on these very takes is never proposed; with too few ta
 the takes cannot tell the candidates apart (all hear the same and end the same), it says so and
 keeps the current settings (:func:`choose`).
 
-The room's verdict compares like with like: the room's noise is the median loudness of the quiet
-recording (a cough does not move it) and the players' level is the energy average of what the VAD
-heard as voice, so the distance between them is the signal-to-noise ratio a bench would measure
-(a 10 dB room reads about 10 dB, not 17).
+The room's verdict compares like with like: the players' level is the energy average of what the
+VAD heard as voice (no longer its 90th percentile, which read a 10 dB room as 17 dB), so the
+distance between it and the room's noise floor is the signal-to-noise ratio a bench measures.
 """
 
 from __future__ import annotations
@@ -28,9 +27,10 @@ import numpy as np
 
 from voicehost.voice_in.takes import Tally
 
-ROOM_PERCENTILE = 50
-"""The room's noise is this percentile of the frame levels of a quiet recording (the median: a
-cough or a chair does not move it, and steady noise reads at its own level)."""
+ROOM_PERCENTILE = 20
+"""The room's noise floor is this percentile of the frame levels of a recording: a cough, a
+chair or a voice (doctor asks people to speak while it records) does not move it, and steady
+noise, whose 30 ms frames vary by a decibel or so, reads within a decibel of its level."""
 FRAME_SECONDS = 0.03
 
 MIN_SNR_DB = 12.0
@@ -57,6 +57,13 @@ def noise_floor(samples: np.ndarray, sample_rate: int) -> float:
     """The room's noise floor (dBFS): a low percentile of the frame levels, so a cough or a
     word in the quiet recording does not raise it."""
     return float(np.percentile(frame_levels(samples, sample_rate), ROOM_PERCENTILE))
+
+
+def room_noise(samples: np.ndarray, sample_rate: int) -> float:
+    """The room's noise (dBFS) from a recording made with nobody talking: the median frame
+    level, which reads steady noise at its own level (the noise floor, a low percentile, reads
+    pink noise 2 to 3 dB quieter than it is) and is not moved by a cough."""
+    return float(np.median(frame_levels(samples, sample_rate)))
 
 
 def speech_level(levels: Sequence[float]) -> float | None:
