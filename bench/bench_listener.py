@@ -77,13 +77,20 @@ class Options:
     vad: str = "silero"
     confidence: float = 0.0
     threshold: float = 0.5
+    referee: int = 20
+    """Ordinary words in the referee's grammar (0: no referee)."""
 
 
 def run_listener(
-    model: SpeechModel, words: tuple[str, ...], samples: np.ndarray, options: Options
+    model: SpeechModel,
+    words: tuple[str, ...],
+    samples: np.ndarray,
+    options: Options,
+    referee_words: tuple[str, ...] | None = None,
 ) -> tuple[list[tuple[float, float]], float]:
     """The game's Listener over one take: [(decision time, processing lag)], processing time."""
     recognizer = StopWordRecognizer(model, words, RATE)
+    referee = None if referee_words is None else StopWordRecognizer(model, referee_words, RATE)
     decided: list[Decision] = []
 
     def on_event(event: ListenerEvent) -> None:
@@ -100,7 +107,9 @@ def run_listener(
         vad_threshold=options.threshold,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
-    listener = VoskListener(recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector)
+    listener = VoskListener(
+        recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector, referee
+    )
     listener.start(listener.listen_again, thread=False)
     listener.listen(1)
     ends: list[tuple[float, float]] = []
@@ -144,6 +153,10 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
         words: tuple[str, ...] | None = grammar_words(
             model, STOP_WORDS, options.fillers, options.competitors
         )
+        referee_words = None
+        if options.referee:
+            count = max(options.fillers, options.referee)
+            referee_words = grammar_words(model, STOP_WORDS, count, options.competitors)
         make_detector(options.vad.split(":")[0], RATE)
     elif mode == "stop-grammar":
         words = STOP_WORDS
@@ -157,7 +170,7 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
     for name, condition, samples, labelled, stop_end in takes:
         if mode == "listener":
             assert words is not None
-            ends, spent = run_listener(model, words, samples, options)
+            ends, spent = run_listener(model, words, samples, options, referee_words)
         else:
             ends, spent = run_naive(model, words, samples)
         processing += spent
@@ -316,6 +329,7 @@ SWEEPS = {
     "vad": ("vad", ("silero", "webrtc:1", "webrtc:2", "webrtc:3")),
     "confidence": ("confidence", (0.0, 0.5, 0.7, 0.9)),
     "threshold": ("threshold", (0.3, 0.5, 0.7)),
+    "referee": ("referee", (0, 10, 20, 40)),
 }
 
 

@@ -171,3 +171,28 @@ def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(
         assert not after or after[0].start - utterance.end >= WINDOW - 1e-6 - STEP
         assert not before or utterance.start - before[-1].end >= 0.25 - 1e-6
         assert 0.2 - 1e-6 <= utterance.end - utterance.start <= 1.5 + 1e-6
+
+
+def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
+    # «да» (0.25 s) heard as «спасибо»: seven sounds take a person at least a third of a second.
+    rule = AloneRule(STOP_WORDS)
+    decision = rule.judge(Utterance(2.0, 2.25, 0.5), [word("спасибо")], 2.9)
+
+    assert decision is not None and decision.verdict is Verdict.LOW_CONFIDENCE
+    assert "too short" in decision.reason
+    assert not rule.ended
+
+
+def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it_too():
+    utterance = Utterance(2.0, 2.6, 0.5)
+    weak = [word("спасибо", 0.6)]
+    rule = AloneRule(STOP_WORDS)
+    assert rule.unsure(weak) and not rule.unsure([word("спасибо", 0.9)])
+
+    refused = rule.judge(utterance, weak, 3.2, referee=[word("пятый")])
+    assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+    assert "wider grammar heard «пятый»" in refused.reason
+    assert rule.judge(utterance, weak, 3.2) is not None and not rule.ended  # no referee: no end
+
+    ended = rule.judge(utterance, weak, 3.2, referee=[word("спасибо", 0.8)])
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED

@@ -110,6 +110,12 @@ class AloneTuning:
     """Voice shorter than this is a click or a cough, not a word (seconds)."""
     longest_word_seconds: float = 1.5
     """Voice longer than this is more than a stop word, even said slowly (seconds)."""
+    fastest_sounds_per_second: float = 22.0
+    """A stop word heard in less time than its sounds take at this rate was something shorter
+    (a «да» heard as «спасибо»): people say about 12 to 15 sounds a second."""
+    sure_confidence: float = 0.75
+    """Below this confidence, a stop word needs a referee: a wider grammar (the stop words, their
+    look-alikes and ordinary words) must hear it too."""
 
 
 class AloneRule:
@@ -203,11 +209,27 @@ class AloneRule:
                 ready.append(Utterance(run[0], run[1], self._before_run))
         return ready
 
+    def unsure(self, words: Sequence[HeardWord]) -> bool:
+        """Whether the words, all stop words, are heard too weakly to end a speech without a
+        referee (a look with a wider grammar, :meth:`judge`'s ``referee``)."""
+        stops = [word for word in words if self.is_stop_word(word.word)]
+        return (
+            bool(stops)
+            and len(stops) == len(words)
+            and (min(word.confidence for word in stops) < self.tuning.sure_confidence)
+        )
+
     def judge(
-        self, utterance: Utterance, words: Sequence[HeardWord], now: float
+        self,
+        utterance: Utterance,
+        words: Sequence[HeardWord],
+        now: float,
+        referee: Sequence[HeardWord] | None = None,
     ) -> Decision | None:
         """What the second look heard in ``utterance``: the speech ends when every word is a
-        stop word heard with enough confidence. None: no stop word was heard there."""
+        stop word, said no faster than a person can, heard with enough confidence (or, below
+        ``sure_confidence``, heard as stop words by the ``referee`` too). None: no stop word
+        was heard there."""
         if self.ended or not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]
@@ -227,6 +249,24 @@ class AloneRule:
                 f"listener.min_confidence {self.tuning.min_confidence:.2f}"
             )
             return Decision(Verdict.LOW_CONFIDENCE, weakest, now, reason)
+        sounds = sum(len(sound_key(word.word)) for word in stops)
+        shortest = sounds / self.tuning.fastest_sounds_per_second
+        length = utterance.end - utterance.start
+        if length < shortest - 1e-6:
+            reason = (
+                f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
+                f"{shortest:.2f} s): something shorter was said"
+            )
+            return Decision(Verdict.LOW_CONFIDENCE, last, now, reason)
+        if self.unsure(stops):
+            refereed = [word.word for word in referee or ()]
+            if not refereed or not all(self.is_stop_word(word) for word in refereed):
+                heard = ", ".join(f"«{word}»" for word in refereed) or "nothing"
+                reason = (
+                    f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, and a "
+                    f"wider grammar heard {heard}: unclear"
+                )
+                return Decision(Verdict.LOW_CONFIDENCE, weakest, now, reason)
         self.ended = True
         before = (
             "at the speech's start"

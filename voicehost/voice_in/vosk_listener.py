@@ -294,8 +294,12 @@ class VoskListener:
         tuning: ListenerTuning | None = None,
         on_event: Callable[[ListenerEvent], None] | None = None,
         detector: VoiceDetector | None = None,
+        referee: StopWordRecognizer | None = None,
     ) -> None:
         self.tuning = tuning or ListenerTuning()
+        self.referee = referee
+        """A recogniser over a wider grammar (with ordinary words) for stop words heard weakly;
+        None: a weakly heard stop word ends nothing."""
         if source.sample_rate != recognizer.sample_rate:
             raise ValueError("the audio source and the recogniser need the same sample rate")
         self.recognizer = recognizer
@@ -488,15 +492,24 @@ class VoskListener:
         clip = self._audio[max(0, first) : max(0, last)]
         if clip.size == 0:
             return None
-        self.recognizer.fresh()
-        self.recognizer.accept(clip)
-        heard = self.recognizer.finish()
-        words = tuple(
-            replace(word, start=word.start + start, end=word.end + start) for word in heard.words
-        )
+        words = self._decode(self.recognizer, clip, start)
         if words:
             self._report(WordsHeard(tuple(self._on_clock(word) for word in words)))
-        return self.rule.judge(utterance, words, now)
+        referee = None
+        if self.referee is not None and self.rule.unsure(words):
+            referee = self._decode(self.referee, clip, start)
+        return self.rule.judge(utterance, words, now, referee)
+
+    @staticmethod
+    def _decode(
+        recognizer: StopWordRecognizer, clip: np.ndarray, start: float
+    ) -> tuple[HeardWord, ...]:
+        recognizer.fresh()
+        recognizer.accept(clip)
+        heard = recognizer.finish()
+        return tuple(
+            replace(word, start=word.start + start, end=word.end + start) for word in heard.words
+        )
 
     def _speech_ended(self, token: int, generation: int) -> None:
         with self._lock:
@@ -523,6 +536,11 @@ def tuning_from(settings: ListenerSettings) -> ListenerTuning:
     )
 
 
+REFEREE_FILLERS = 20
+"""Ordinary words in the referee's grammar: enough that a short word said alone («да»,
+«пятый») has somewhere to land other than a stop word (measured on the proxy's tuned half)."""
+
+
 @dataclass(frozen=True)
 class ListenerKit:
     """A loaded model, its grammar and the tuning: makes Listeners over any audio source.
@@ -535,6 +553,8 @@ class ListenerKit:
     words: tuple[str, ...]
     stop_words: tuple[str, ...]
     tuning: ListenerTuning
+    referee_words: tuple[str, ...] | None = None
+    """The referee's wider grammar (the words and ``REFEREE_FILLERS`` ordinary words)."""
 
     @classmethod
     def load(cls, settings: Settings, folder: Path, stop_words: Sequence[str]) -> ListenerKit:
@@ -544,7 +564,10 @@ class ListenerKit:
         model = SpeechModel(folder)
         filler_count = listening.filler_count if listening.fillers else 0
         words = grammar_words(model, stop_words, filler_count, listening.competitors)
-        return cls(model, words, tuple(stop_words), tuning_from(listening))
+        referee = grammar_words(
+            model, stop_words, max(filler_count, REFEREE_FILLERS), listening.competitors
+        )
+        return cls(model, words, tuple(stop_words), tuning_from(listening), referee)
 
     def listener(
         self,
@@ -554,8 +577,17 @@ class ListenerKit:
         tuning: ListenerTuning | None = None,
     ) -> VoskListener:
         recognizer = StopWordRecognizer(self.model, self.words, source.sample_rate)
+        referee = None
+        if self.referee_words is not None:
+            referee = StopWordRecognizer(self.model, self.referee_words, source.sample_rate)
         return VoskListener(
-            recognizer, source, clock, self.stop_words, tuning or self.tuning, on_event
+            recognizer,
+            source,
+            clock,
+            self.stop_words,
+            tuning or self.tuning,
+            on_event,
+            referee=referee,
         )
 
 
