@@ -79,6 +79,8 @@ class Options:
     threshold: float = 0.5
     referee: int = 20
     """Ordinary words in the referee's grammar (0: no referee)."""
+    padding: float = 0.2
+    """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
 
 
 def run_listener(
@@ -110,6 +112,7 @@ def run_listener(
     listener = VoskListener(
         recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector, referee
     )
+    listener.LOOK_PADDING = options.padding
     listener.start(listener.listen_again, thread=False)
     listener.listen(1)
     ends: list[tuple[float, float]] = []
@@ -330,6 +333,7 @@ SWEEPS = {
     "confidence": ("confidence", (0.0, 0.5, 0.7, 0.9)),
     "threshold": ("threshold", (0.3, 0.5, 0.7)),
     "referee": ("referee", (0, 10, 20, 40)),
+    "padding": ("padding", (0.05, 0.1, 0.2, 0.3)),
 }
 
 

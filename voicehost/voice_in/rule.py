@@ -209,6 +209,17 @@ class AloneRule:
                 ready.append(Utterance(run[0], run[1], self._before_run))
         return ready
 
+    @staticmethod
+    def within(utterance: Utterance, words: Sequence[HeardWord]) -> list[HeardWord]:
+        """The words said in the utterance's voice: a word lying mostly in the quiet decoded
+        around it (noise before or after the voice) is the noise's, not the speaker's."""
+        kept = []
+        for word in words:
+            inside = min(word.end, utterance.end) - max(word.start, utterance.start)
+            if inside >= 0.5 * max(word.end - word.start, 1e-6):
+                kept.append(word)
+        return kept
+
     def unsure(self, words: Sequence[HeardWord]) -> bool:
         """Whether the words, all stop words, are heard too weakly to end a speech without a
         referee (a look with a wider grammar, :meth:`judge`'s ``referee``)."""
@@ -230,6 +241,8 @@ class AloneRule:
         stop word, said no faster than a person can, heard with enough confidence (or, below
         ``sure_confidence``, heard as stop words by the ``referee`` too). None: no stop word
         was heard there."""
+        words = self.within(utterance, words)
+        referee = None if referee is None else self.within(utterance, referee)
         if self.ended or not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]

@@ -496,7 +496,7 @@ class VoskListener:
         if words:
             self._report(WordsHeard(tuple(self._on_clock(word) for word in words)))
         referee = None
-        if self.referee is not None and self.rule.unsure(words):
+        if self.referee is not None and self.rule.unsure(self.rule.within(utterance, words)):
             referee = self._decode(self.referee, clip, start)
         return self.rule.judge(utterance, words, now, referee)
 
