@@ -80,6 +80,8 @@ class Options:
     referee: int = 20
     """Ordinary words in the referee's grammar (0: no referee)."""
     padding: float = 0.2
+    sure: float = 0.75
+    """Below this confidence a stop word needs the referee (above 1: always)."""
     """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
 
 
@@ -107,6 +109,7 @@ def run_listener(
         room_margin_db=options.margin,
         vad=vad[0],
         vad_threshold=options.threshold,
+        sure_confidence=options.sure,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
@@ -334,6 +337,7 @@ SWEEPS = {
     "threshold": ("threshold", (0.3, 0.5, 0.7)),
     "referee": ("referee", (0, 10, 20, 40)),
     "padding": ("padding", (0.05, 0.1, 0.2, 0.3)),
+    "sure": ("sure", (0.75, 0.9, 1.01)),
 }
 
 

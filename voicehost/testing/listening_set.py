@@ -15,8 +15,8 @@ people murmuring after the stop word; **a sentence ending like a stop word, a br
 players short, since a look-alike heard as the stop word is followed by a silence as long as
 the window; and, with no final stop word, look-alike endings (…합니다, 패스트푸드), **short words
 said on their own** («네», «오번»: as alone as a stop word and as short), in quiet and at 10 dB
-pink and white noise, stop words in mid-speech, and long speeches with breathing pauses. Voices, rate and pitch vary from take to
-take. The same ``seed`` always gives the same set.
+pink and white noise, stop words in mid-speech, and long speeches with breathing pauses. Voices,
+rate and pitch vary from take to take. The same ``seed`` always gives the same set.
 
 **Two halves** (``split``): ``tune`` and ``held-out`` draw from different random streams of the
 same seed, so their voices, pauses, noise and sentences differ. Settings are chosen on the tuned

@@ -273,9 +273,15 @@ class ListenerTuning:
     room_margin_db: float = 12.0
     vad: str = "auto"
     vad_threshold: float = 0.5
+    sure_confidence: float = AloneTuning.sure_confidence
 
     def rule(self) -> AloneTuning:
-        return AloneTuning(self.silence_seconds, self.min_confidence, self.room_margin_db)
+        return AloneTuning(
+            self.silence_seconds,
+            self.min_confidence,
+            self.room_margin_db,
+            sure_confidence=self.sure_confidence,
+        )
 
 
 class VoskListener:
