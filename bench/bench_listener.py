@@ -80,7 +80,7 @@ class Options:
     referee: int = 20
     """Ordinary words in the referee's grammar (0: no referee)."""
     padding: float = 0.2
-    sure: float = 0.75
+    sure: float = 1.01
     """Below this confidence a stop word needs the referee (above 1: always)."""
     """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
 

@@ -95,7 +95,7 @@ def test_people_murmuring_after_the_stop_word_do_not_hold_the_speech_open():
 
 
 def word(text: str, confidence: float = 1.0) -> HeardWord:
-    return HeardWord(text, 0.1, 0.6, confidence)
+    return HeardWord(text, 2.05, 2.55, confidence)  # inside the utterances below
 
 
 def test_the_speech_ends_only_when_every_word_of_the_second_look_is_a_stop_word():
@@ -105,7 +105,7 @@ def test_the_speech_ends_only_when_every_word_of_the_second_look_is_a_stop_word(
     mixed = AloneRule(STOP_WORDS).judge(utterance, [word("нас"), word("спасибо")], 3.2)
     assert mixed is not None and mixed.verdict is Verdict.FOLLOWED_BY_SPEECH
     rule = AloneRule(STOP_WORDS)
-    ended = rule.judge(utterance, [word("Спасибо")], 3.2)
+    ended = rule.judge(utterance, [word("Спасибо")], 3.2, referee=[word("спасибо")])
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
     assert "said on its own (0.50 s of quiet before it)" in ended.reason
     assert rule.judge(utterance, [word("пас")], 3.3) is None  # once until reset
@@ -115,7 +115,7 @@ def test_a_stop_word_heard_with_low_confidence_ends_nothing():
     from voicehost.voice_in.rule import AloneTuning
 
     rule = AloneRule(STOP_WORDS, AloneTuning(min_confidence=0.8))
-    decision = rule.judge(Utterance(1, 1.5, 0.5), [word("пас", 0.5)], 2.2)
+    decision = rule.judge(Utterance(2.0, 2.6, 0.5), [word("пас", 0.5)], 3.2)
 
     assert decision is not None and decision.verdict is Verdict.LOW_CONFIDENCE
     assert not rule.ended
@@ -176,7 +176,7 @@ def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(
 def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
     # «да» (0.25 s) heard as «спасибо»: seven sounds take a person at least a third of a second.
     rule = AloneRule(STOP_WORDS)
-    decision = rule.judge(Utterance(2.0, 2.25, 0.5), [word("спасибо")], 2.9)
+    decision = rule.judge(Utterance(2.1, 2.35, 0.5), [HeardWord("спасибо", 2.1, 2.35)], 2.9)
 
     assert decision is not None and decision.verdict is Verdict.LOW_CONFIDENCE
     assert "too short" in decision.reason
@@ -185,8 +185,10 @@ def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
 
 def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it_too():
     utterance = Utterance(2.0, 2.6, 0.5)
+    from voicehost.voice_in.rule import AloneTuning
+
     weak = [word("спасибо", 0.6)]
-    rule = AloneRule(STOP_WORDS)
+    rule = AloneRule(STOP_WORDS, AloneTuning(sure_confidence=0.75))
     assert rule.unsure(weak) and not rule.unsure([word("спасибо", 0.9)])
 
     refused = rule.judge(utterance, weak, 3.2, referee=[word("пятый")])
