@@ -22,6 +22,7 @@ from voicehost.voice_in.microphone import ArraySource
 from voicehost.voice_in.models import model_vocabulary
 from voicehost.voice_in.rule import Decision, Verdict
 from voicehost.voice_in.vosk_listener import (
+    REFEREE_FILLERS,
     AudioDropped,
     ListenerEvent,
     ListenerTuning,
@@ -61,8 +62,16 @@ def make_listener(model, fillers: int = FILLERS, silence: float = SILENCE) -> He
     heard = Heard(listener=None)  # type: ignore[arg-type]
     tuning = ListenerTuning(silence_seconds=silence, echo_tail_seconds=0.3)
     source = ArraySource(np.zeros(0, dtype=np.int16), RATE)
+    # As the game wires it (ListenerKit): a referee with ordinary words for every stop word.
+    referee_words = grammar_words(model, STOP_WORDS, max(fillers, REFEREE_FILLERS), COMPETITORS)
     heard.listener = VoskListener(
-        recognizer, source, FakeClock(), STOP_WORDS, tuning, heard.events.append
+        recognizer,
+        source,
+        FakeClock(),
+        STOP_WORDS,
+        tuning,
+        heard.events.append,
+        referee=StopWordRecognizer(model, referee_words, RATE),
     )
     heard.listener.start(heard.stops.append, thread=False)
     return heard
