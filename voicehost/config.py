@@ -317,13 +317,26 @@ def _with_rule_set_file(settings: Settings, root: yaml.Node) -> Settings:
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError("rules.file", line, f"cannot read {path}: {exc.strerror or exc}") from exc
+        reason = exc.strerror or str(exc)
+        raise ConfigError(
+            "rules.file",
+            line,
+            f"cannot read {path}: {reason}",
+            phrase="config_rules_unreadable",
+            path=path,
+            reason=reason,
+        ) from exc
     try:
         ruleset = parse(text, str(path))
     except RuleSetError as exc:
         mistakes = "; ".join(f"{path}:{at}: {message}" for at, message in exc.problems)
         raise ConfigError(
-            "rules.file", line, f"{mistakes} (`voicehost rules check {path}` lists them)"
+            "rules.file",
+            line,
+            f"{mistakes} (`voicehost rules check {path}` lists them)",
+            phrase="config_rules_mistakes",
+            lines=", ".join(sorted({str(at) for at, _ in exc.problems}, key=int)),
+            path=path,
         ) from exc
     low, high = ruleset.players
     if not low <= settings.players <= high:
@@ -331,6 +344,11 @@ def _with_rule_set_file(settings: Settings, root: yaml.Node) -> Settings:
             "players",
             _find_line(root, "players") or line,
             f"{settings.players} is out of range; allowed: {low} to {high} ({path})",
+            phrase="config_rules_players",
+            value=settings.players,
+            low=low,
+            high=high,
+            path=path,
         )
     return dataclasses.replace(settings, ruleset_text=text)
 

@@ -42,16 +42,37 @@ from voicehost.game.ruleset import (
     RuleSet,
 )
 
+#: A mistake of a rule set file: its line, the ``cli`` phrase ``rules.error.KEY`` of the phrase
+#: books that names it, and that phrase's parameters. The command line renders it in the game's
+#: language (this layer has no phrase book).
+Mistake = tuple[int, str, dict[str, Any]]
+
+
+def plain(key: str, params: dict[str, Any]) -> str:
+    """A mistake in the book-less words of the log: ``night.steps: missing (…)``."""
+    name = params.get("name")
+    rest = ", ".join(f"{k}={v}" for k, v in params.items() if k != "name")
+    head = f"{name}: {key}" if name else key
+    return f"{head} ({rest})" if rest else head
+
+
+def _dot(name: str, key: str) -> str:
+    """The rule's full name (``night.steps``); a top-level rule is its own key."""
+    return f"{name}.{key}" if name else key
+
+
 PRESET_DIR = Path(__file__).resolve().parent / "game" / "presets"
 
 
 class RuleSetError(BadRecord):
-    """A rule set file with mistakes; ``problems`` holds each as (line, message)."""
+    """A rule set file with mistakes: ``mistakes`` holds each as (line, phrase key, params) for
+    the phrase books, ``problems`` as (line, the log's words)."""
 
-    def __init__(self, path: str, problems: list[tuple[int, str]]) -> None:
+    def __init__(self, path: str, mistakes: list[Mistake]) -> None:
         self.path = path
-        self.problems = problems
-        text = "; ".join(f"line {line}: {message}" for line, message in problems)
+        self.mistakes = mistakes
+        self.problems = [(line, plain(key, params)) for line, key, params in mistakes]
+        text = "; ".join(f"line {line}: {problem}" for line, problem in self.problems)
         super().__init__(f"{path}: {text}")
 
 
@@ -79,45 +100,44 @@ def parse(text: str, where: str, phrase_known: Callable[[str], bool] | None = No
     """Read a rule set from YAML text; ``phrase_known`` (when given) checks each phrase key."""
     import yaml  # only when a rule set is read
 
-    problems: list[tuple[int, str]] = []
+    problems: list[Mistake] = []
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
-        raise RuleSetError(where, [(line, f"not YAML: {exc.problem}")]) from None
+        raise RuleSetError(where, [(line, "not_yaml", {"problem": exc.problem})]) from None
     except yaml.YAMLError as exc:
-        raise RuleSetError(where, [(1, f"not YAML: {exc}")]) from None
+        raise RuleSetError(where, [(1, "not_yaml", {"problem": exc})]) from None
     if node is None or not isinstance(node, yaml.MappingNode):
-        raise RuleSetError(where, [(1, "a rule set is a mapping of sections")])
+        raise RuleSetError(where, [(1, "not_mapping", {})])
     reader = _Reader(problems, phrase_known)
     ruleset = reader.ruleset(node)
     if problems or ruleset is None:
-        raise RuleSetError(where, sorted(problems))
+        raise RuleSetError(where, sorted(problems, key=lambda mistake: mistake[:2]))
     return ruleset
 
 
 class _Reader:
     """Reads the YAML node tree, noting each mistake with its line and going on."""
 
-    def __init__(
-        self, problems: list[tuple[int, str]], phrase_known: Callable[[str], bool] | None
-    ) -> None:
+    def __init__(self, problems: list[Mistake], phrase_known: Callable[[str], bool] | None) -> None:
         self.problems = problems
         self.phrase_known = phrase_known
 
-    def fail(self, node: Any, message: str) -> None:
-        self.problems.append((node.start_mark.line + 1, message))
+    def fail(self, node: Any, key: str, /, **params: Any) -> None:
+        """Note the mistake ``key`` (the ``cli`` phrase ``rules.error.KEY``) at ``node``'s line."""
+        self.problems.append((node.start_mark.line + 1, key, params))
 
     def mapping(self, node: Any, name: str) -> dict[str, Any]:
         import yaml
 
         if not isinstance(node, yaml.MappingNode):
-            self.fail(node, f"{name} must be a mapping")
+            self.fail(node, "mapping", name=name)
             return {}
         out: dict[str, Any] = {}
         for key, value in node.value:
             if key.value in out:
-                self.fail(key, f"{name}.{key.value} is given twice")
+                self.fail(key, "twice", name=_dot(name, key.value))
             out[key.value] = value
         return out
 
@@ -128,40 +148,46 @@ class _Reader:
 
         node = section.pop(key, None)
         if node is None:
-            self.fail(parent, f"{name}.{key} is missing")
+            self.fail(parent, "missing", name=_dot(name, key))
             return None
         if not isinstance(node, yaml.ScalarNode):
-            self.fail(node, f"{name}.{key} must be a single value")
+            self.fail(node, "single", name=_dot(name, key))
             return None
         value = yaml.safe_load(node.value) if node.style is None else node.value
-        full = f"{name}.{key}"
+        full = _dot(name, key)
         if kind.startswith("choice_or_setting:"):
             allowed = kind.split(":", 1)[1].split(",")
             if value not in allowed and not (isinstance(value, str) and _setting_known(value)):
-                self.fail(node, f"{full} is {value!r}; allowed: {', '.join(allowed)} or a setting")
+                self.fail(
+                    node,
+                    "choice_or_setting",
+                    name=full,
+                    value=repr(value),
+                    allowed=", ".join(allowed),
+                )
                 return None
             return value
         if kind.startswith("choice:"):
             allowed = kind[7:].split(",")
             if value not in allowed:
-                self.fail(node, f"{full} is {value!r}; allowed: {', '.join(allowed)}")
+                self.fail(node, "choice", name=full, value=repr(value), allowed=", ".join(allowed))
                 return None
             return value
         if kind == "str" or kind == "phrase":
             if not isinstance(value, str) or not value:
-                self.fail(node, f"{full} must be text")
+                self.fail(node, "text", name=full)
                 return None
             if kind == "phrase" and self.phrase_known and not self.phrase_known(value):
-                self.fail(node, f"{full}: the phrase books have no phrase {value!r}")
+                self.fail(node, "phrase", name=full, value=repr(value))
             return value
         if kind == "bool":
             if not isinstance(value, bool):
-                self.fail(node, f"{full} is {value!r}; it must be true or false")
+                self.fail(node, "bool", name=full, value=repr(value))
                 return None
             return value
         if kind == "int":
             if not isinstance(value, int) or isinstance(value, bool):
-                self.fail(node, f"{full} is {value!r}; it must be a whole number")
+                self.fail(node, "int", name=full, value=repr(value))
                 return None
             return value
         if kind in ("setting", "setting_or_bool", "setting_or_none"):
@@ -170,7 +196,7 @@ class _Reader:
             if kind == "setting_or_none" and value is None:
                 return None
             if not isinstance(value, str) or not _setting_known(value):
-                self.fail(node, f"{full} is {value!r}; it must name a setting (e.g. timers.x)")
+                self.fail(node, "setting", name=full, value=repr(value))
                 return None
             return value
         raise AssertionError(kind)  # pragma: no cover
@@ -191,27 +217,25 @@ class _Reader:
 
     def leftovers(self, section: dict[str, Any], name: str) -> None:
         for key, node in section.items():
-            self.fail(node, f"{name}.{key} is not a rule voicehost knows")
+            self.fail(node, "unknown_rule", name=_dot(name, key))
 
     def role_name(self, node: Any, name: str) -> Role | None:
         try:
             return Role(node.value)
         except ValueError:
             known = ", ".join(role.value for role in Role)
-            self.fail(node, f"{name}: {node.value!r} is not a role voicehost plays ({known})")
+            self.fail(node, "unknown_role", name=name, value=repr(node.value), known=known)
             return None
 
     def ruleset(self, node: Any) -> RuleSet | None:
-        top = self.mapping(node, "rule set")
+        top = self.mapping(node, "")
         got: dict[str, Any] = {}
-        got["name"] = self.take(top, "name", "rule set", node, "str")
-        got["source"] = self.optional(top, "source", "rule set", "str", "")
+        got["name"] = self.take(top, "name", "", node, "str")
+        got["source"] = self.optional(top, "source", "", "str", "")
         players_node = top.pop("players", None)
         got["players"] = self.players(players_node, node)
         got["black"] = self.black(top.pop("black", None), node)
-        got["cards"] = self.take(
-            top, "cards", "rule set", node, "choice_or_setting:" + ",".join(CARDS)
-        )
+        got["cards"] = self.take(top, "cards", "", node, "choice_or_setting:" + ",".join(CARDS))
         roles_node = top.pop("roles", None)
         roles = self.roles(roles_node, node)
         got["roles"] = roles
@@ -219,7 +243,7 @@ class _Reader:
         for section in ("night0", "night", "day", "end"):
             body = top.pop(section, None)
             if body is None:
-                self.fail(node, f"the section {section} is missing")
+                self.fail(node, "no_section", name=section)
                 continue
             reader = {
                 "night0": self.section_night0,
@@ -228,7 +252,7 @@ class _Reader:
                 "end": self.section_end,
             }[section]
             reader(self.mapping(body, section), body, got, roles)
-        self.leftovers(top, "rule set")
+        self.leftovers(top, "")
         if self.problems:
             return None
         return RuleSet(**got)
@@ -237,45 +261,46 @@ class _Reader:
         import yaml
 
         if node is None:
-            self.fail(parent, "players is missing: give [fewest, most]")
+            self.fail(parent, "missing", name="players")
             return (0, 0)
         if not isinstance(node, yaml.SequenceNode) or len(node.value) != 2:
-            self.fail(node, "players must be [fewest, most]")
+            self.fail(node, "players_pair", name="players")
             return (0, 0)
         try:
             low, high = (int(item.value) for item in node.value)
         except ValueError:
-            self.fail(node, "players must be two whole numbers")
+            self.fail(node, "players_pair", name="players")
             return (0, 0)
         if not 4 <= low <= high <= 20:
-            self.fail(node, f"players [{low}, {high}]: voicehost plays tables of 4 to 20")
+            self.fail(node, "players", name="players", low=low, high=high)
         return (low, high)
 
     def black(self, node: Any, parent: Any) -> str | dict[int, int]:
         import yaml
 
         if node is None:
-            self.fail(parent, "black is missing: a setting or {players: black players}")
+            self.fail(parent, "missing", name="black")
             return {}
         if isinstance(node, yaml.ScalarNode):
             if not _setting_known(node.value):
-                self.fail(node, f"black is {node.value!r}; it must name a setting")
+                self.fail(node, "setting", name="black", value=repr(node.value))
             return str(node.value)
         counts: dict[int, int] = {}
         for key, value in self.mapping(node, "black").items():
             try:
                 players, black = int(key), int(value.value)
-            except (ValueError, AttributeError):
-                self.fail(value, f"black.{key} must be a whole number")
+            except (ValueError, TypeError):  # a word, or a list or mapping
+                shown = repr(value.value) if isinstance(value.value, str) else "[…]"
+                self.fail(value, "int", name=f"black.{key}", value=shown)
                 continue
             if black < 1 or 2 * black >= players:
-                self.fail(value, f"black.{key} is {black}: that is not a game")
+                self.fail(value, "black", name=f"black.{key}", value=black)
             counts[players] = black
         return counts
 
     def roles(self, node: Any, parent: Any) -> dict[Role, RoleSpec]:
         if node is None:
-            self.fail(parent, "the section roles is missing")
+            self.fail(parent, "no_section", name="roles")
             return {}
         roles: dict[Role, RoleSpec] = {}
         for key, body in self.mapping(node, "roles").items():
@@ -284,7 +309,7 @@ class _Reader:
                 role = Role(key)
             except ValueError:
                 known = ", ".join(r.value for r in Role)
-                self.fail(body, f"roles.{key} is not a role voicehost plays ({known})")
+                self.fail(body, "unknown_role", name=f"roles.{key}", value=repr(key), known=known)
                 continue
             name = f"roles.{key}"
             spec = self.mapping(body, name)
@@ -312,7 +337,7 @@ class _Reader:
             if answer is not None:
                 words = [item.value for item in self.items(answer)]
                 if len(words) != 2:
-                    self.fail(answer, f"{name}.answer must be [the yes line, the no line]")
+                    self.fail(answer, "answer", name=f"{name}.answer")
                 else:
                     values["answer"] = (words[0], words[1])
             count = spec.pop("count", None)
@@ -327,19 +352,19 @@ class _Reader:
                         finds.append(found)
                 values["finds"] = tuple(finds)
             if values["action"] in ("check", "check_or_kill") and values["learns"] == "none":
-                self.fail(body, f"{name}: a role that checks must say what it learns (learns)")
+                self.fail(body, "learns", name=name)
             if values["learns"] == "role" and not values.get("finds"):
-                self.fail(body, f"{name}: learns: role needs finds: [the cards that answer yes]")
+                self.fail(body, "finds", name=name)
             self.leftovers(spec, name)
             if team_name is None:
                 continue
             roles[role] = RoleSpec(name=role, team=Team(team_name), **values)
         if Role.CIVILIAN not in roles:
-            self.fail(node, "roles must have civilian (the card of everyone else)")
+            self.fail(node, "no_civilian")
         if not any(spec.team is Team.BLACK for spec in roles.values()):
-            self.fail(node, "roles must have a black team")
+            self.fail(node, "no_black")
         if not any(spec.action == "kill" and spec.team is Team.BLACK for spec in roles.values()):
-            self.fail(node, "the black team needs a role with action: kill")
+            self.fail(node, "no_kill")
         return roles
 
     def composition(self, node: Any, roles: dict[Role, RoleSpec]) -> dict[int, dict[Role, int]]:
@@ -350,17 +375,17 @@ class _Reader:
             try:
                 players = int(key)
             except ValueError:
-                self.fail(body, f"composition.{key} must be a table size")
+                self.fail(body, "table_size", name=f"composition.{key}")
                 continue
             counts: dict[Role, int] = {}
             for role_key, value in self.mapping(body, f"composition.{key}").items():
                 try:
                     role = Role(role_key)
                 except ValueError:
-                    self.fail(value, f"composition.{key}.{role_key} is not a role")
+                    self.fail(value, "not_role", name=f"composition.{key}.{role_key}")
                     continue
                 if role not in roles:
-                    self.fail(value, f"composition.{key}.{role_key}: the roles section lacks it")
+                    self.fail(value, "role_missing", name=f"composition.{key}.{role_key}")
                 counts[role] = int(value.value)
             out[players] = counts
         return out
@@ -369,7 +394,7 @@ class _Reader:
         import yaml
 
         if not isinstance(node, yaml.SequenceNode):
-            self.fail(node, f"{name} must be a list of steps")
+            self.fail(node, "steps", name=name)
             return ()
         steps: list[NightStep] = []
         for index, body in enumerate(node.value):
@@ -378,9 +403,9 @@ class _Reader:
             role_node = spec.pop("role", None)
             role = None if role_node is None else self.role_name(role_node, f"{where}.role")
             if role_node is None:
-                self.fail(body, f"{where}.role is missing")
+                self.fail(body, "missing", name=f"{where}.role")
             elif role is not None and role not in roles:
-                self.fail(role_node, f"{where}: the role {role.value} is not in the roles section")
+                self.fail(role_node, "role_missing", name=f"{where}.role {role.value}")
             registers: list[Role] = []
             reg_node = spec.pop("registers", None)
             if reg_node is not None:
@@ -406,7 +431,7 @@ class _Reader:
         steps = s.pop("steps", None)
         got["night0_steps"] = () if steps is None else self.steps(steps, "night0.steps", roles)
         if not got["night0_steps"]:
-            self.fail(steps or node, "night0.steps: the roles that wake on night 0 are missing")
+            self.fail(steps or node, "no_steps", name="night0.steps")
         got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
         got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
         self.leftovers(s, "night0")
@@ -417,11 +442,17 @@ class _Reader:
         morning = s.pop("morning", None)
         chain: list[str] = []
         if not isinstance(morning, yaml.SequenceNode):
-            self.fail(morning or node, "night.morning must be a list of resolvers")
+            self.fail(morning or node, "resolvers")
         else:
             for item in morning.value:
                 if item.value not in MORNING:
-                    self.fail(item, f"night.morning: {item.value!r}; allowed: {', '.join(MORNING)}")
+                    self.fail(
+                        item,
+                        "choice",
+                        name="night.morning",
+                        value=repr(item.value),
+                        allowed=", ".join(MORNING),
+                    )
                 chain.append(item.value)
         got["morning"] = tuple(chain)
         got["night_record"] = self.take(
@@ -434,7 +465,7 @@ class _Reader:
         steps = s.pop("steps", None)
         got["night_steps"] = () if steps is None else self.steps(steps, "night.steps", roles)
         if not got["night_steps"]:
-            self.fail(steps or node, "night.steps: the roles that wake at night are missing")
+            self.fail(steps or node, "no_steps", name="night.steps")
         got["call_departed"] = self.take(s, "call_departed", "night", node, "bool")
         got["agreement"] = self.take(s, "agreement", "night", node, "choice:" + ",".join(AGREEMENT))
         self.leftovers(s, "night")
@@ -459,11 +490,11 @@ class _Reader:
         speeches: dict[str, tuple[str, str]] = {}
         body = s.pop("speeches", None)
         if body is None:
-            self.fail(node, "day.speeches is missing")
+            self.fail(node, "missing", name="day.speeches")
         else:
             for kind, spec_node in self.mapping(body, "day.speeches").items():
                 if kind not in ("acquaintance", "nomination", "defence", "last_words"):
-                    self.fail(spec_node, f"day.speeches.{kind} is not a kind of speech")
+                    self.fail(spec_node, "speech", name=f"day.speeches.{kind}")
                     continue
                 spec = self.mapping(spec_node, f"day.speeches.{kind}")
                 phrase = self.take(spec, "phrase", f"day.speeches.{kind}", spec_node, "phrase")

@@ -4,14 +4,26 @@ named with its line (`voicehost rules check`)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from gamekit import REPO
 
+from voicehost.cli import texts
 from voicehost.cli.rules import run
 from voicehost.phrases import PhraseBook
 from voicehost.rulesets import RuleSetError, load_preset, parse, preset_names
+
+
+@pytest.fixture(autouse=True)
+def _russian_command_line() -> Iterator[None]:
+    """The command line speaks Russian (the default config's language) unless a test says
+    otherwise; another test's `--config` with English must not leak in."""
+    texts.choose("ru")
+    yield
+    texts.choose(texts.DEFAULT_LANGUAGE)
+
 
 BROKEN = """\
 name: mine
@@ -48,14 +60,14 @@ def test_a_club_file_has_every_mistake_named_with_its_line() -> None:
     known = set(PhraseBook.load("ru").keys())
     with pytest.raises(RuleSetError) as caught:
         parse(BROKEN, "mine.yaml", known.__contains__)
-    found = {(line, message.split(" ")[0]) for line, message in caught.value.problems}
+    found = {(line, message.split(" ")[0].rstrip(":")) for line, message in caught.value.problems}
     assert {
         (2, "players"),
         (8, "roles.wizard"),
         (12, "night0.steps[1].window"),
-        (13, "night0.morning:"),
+        (13, "night0.morning"),
         (16, "night.call_departed"),
-        (1, "the"),  # the day and end sections are missing
+        (1, "day"),  # the day and end sections are missing
     } <= found
 
 
@@ -123,3 +135,76 @@ def test_rules_show_prints_the_rule_set_and_draws_its_night_and_day(
     book = PhraseBook.load("ru")
     for step in ruleset.night_steps:  # every wake of the night is drawn, in the town's words
         assert book.render(step.wake, {}).text.replace("!", "") in svg.replace("&#33;", "")
+
+
+@pytest.mark.parametrize(
+    ("language", "clean", "missing", "unknown", "usage", "unreadable"),
+    [
+        (
+            "ru",
+            "ошибок нет",
+            "нет раздела",
+            "такого правила voicehost не знает",
+            "использование:",
+            "не читается файл правил",
+        ),
+        (
+            "en",
+            "no mistakes",
+            "the section is missing",
+            "is not a rule voicehost knows",
+            "usage:",
+            "cannot read the rule set file",
+        ),
+    ],
+)
+def test_rules_speaks_the_language_of_the_game(
+    language: str,
+    clean: str,
+    missing: str,
+    unknown: str,
+    usage: str,
+    unreadable: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`rules check`, `rules show`, their --help and the file's mistakes are in the language
+    config.yaml names: a Russian club reads Russian, an English one English."""
+    from voicehost.__main__ import main
+    from voicehost.cli import texts
+
+    settings = tmp_path / "config.yaml"
+    settings.write_text(f"language: {language}\n", encoding="utf-8")
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nwizard: 1\n", encoding="utf-8")
+    club = REPO / "voicehost" / "game" / "presets" / "club.yaml"
+    other = {"ru": "en", "en": "ru"}[language]
+    try:
+        assert main(["--config", str(settings), "rules", "check", str(club)]) == 0
+        assert capsys.readouterr().out == f"{club}: {clean}\n"
+        assert main(["--config", str(settings), "rules", "check", str(mine)]) == 1
+        out = capsys.readouterr().out
+        assert f"{mine}:1: day: {missing}" in out or f"{mine}:1: day {missing}" in out
+        assert f"{mine}:2: wizard" in out and unknown in out
+        for words, key in (
+            (["rules"], "rules.description"),
+            (["rules", "show"], "rules.show"),
+            (["rules", "check"], "rules.check"),
+        ):
+            with pytest.raises(SystemExit):
+                main(["--config", str(settings), *words, "--help"])
+            helped = " ".join(capsys.readouterr().out.split())
+            assert helped.startswith(usage) and texts.message_in(language, key) in helped
+            assert texts.message_in(other, key) not in helped
+        assert main(["--config", str(settings), "rules", "check", str(tmp_path / "gone")]) == 1
+        assert unreadable in capsys.readouterr().err
+        drawing = tmp_path / "city.svg"
+        assert (
+            main(["--config", str(settings), "rules", "show", "city", "--diagram", str(drawing)])
+            == 0
+        )
+        shown = capsys.readouterr().out
+        assert texts.message_in(language, "rules.describe.roles") in shown.splitlines()
+        assert texts.message_in(other, "rules.describe.roles") not in shown.splitlines()
+    finally:
+        texts.choose(texts.DEFAULT_LANGUAGE)

@@ -9,18 +9,17 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("rules", help="show a rule set, or check a club's own file")
+    from voicehost.cli.texts import text
+
+    parser = subparsers.add_parser(
+        "rules", help=text("rules"), description=text("rules.description")
+    )
     actions = parser.add_subparsers(dest="rules_action", required=True)
-    show = actions.add_parser(
-        "show", help="print a preset's (or a file's) rules and draw its night and day"
-    )
-    show.add_argument("name", help="a preset (club, fiim, city) or a rule set file")
-    show.add_argument(
-        "--diagram",
-        help="the drawing's file, .png or .svg (default: rules-NAME.png in this folder)",
-    )
-    check = actions.add_parser("check", help="name every mistake of a rule set file with its line")
-    check.add_argument("file", help="the rule set file (YAML)")
+    show = actions.add_parser("show", help=text("rules.show"), description=text("rules.show"))
+    show.add_argument("name", help=text("rules.show.name"))
+    show.add_argument("--diagram", help=text("rules.show.diagram"))
+    check = actions.add_parser("check", help=text("rules.check"), description=text("rules.check"))
+    check.add_argument("file", help=text("rules.check.file"))
     parser.set_defaults(func=run)
 
 
@@ -28,41 +27,58 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from voicehost import config
+    from voicehost.cli.texts import language, message
     from voicehost.errors import VoicehostError
     from voicehost.phrases import PhraseBook
     from voicehost.rulesets import RuleSetError, load_file, load_preset, parse, preset_names
 
-    book = PhraseBook.load("ru")
+    book = PhraseBook.load(language())
     known = set(book.keys())
     if args.rules_action == "check":
         path = Path(args.file)
         try:
             text = path.read_text(encoding="utf-8")
         except OSError as exc:
-            raise VoicehostError(f"cannot read {path}: {exc.strerror or exc}") from exc
+            reason = exc.strerror or str(exc)
+            raise VoicehostError(
+                f"cannot read {path}: {reason}", phrase="rules_unreadable", path=path, reason=reason
+            ) from exc
         try:
             parse(text, str(path), known.__contains__)
         except RuleSetError as error:
-            for line, message in error.problems:
-                print(f"{path}:{line}: {message}")
+            print_mistakes(error)
             return 1
-        print(f"{path}: no mistakes")
+        print(message("rules.no_mistakes", path=path))
         return 0
     name = args.name
     try:
         ruleset = load_preset(name) if name in preset_names() else load_file(Path(name))
     except RuleSetError as error:
-        for line, message in error.problems:
-            print(f"{error.path}:{line}: {message}")
+        print_mistakes(error)
         return 1
     except OSError as exc:
         presets = ", ".join(preset_names())
-        raise VoicehostError(f"{name}: not a preset ({presets}) nor a readable file") from exc
+        raise VoicehostError(
+            f"{name}: not a preset ({presets}) nor a readable file",
+            phrase="rules_not_found",
+            name=name,
+            presets=presets,
+        ) from exc
     print("\n".join(describe(ruleset)))
     target = Path(args.diagram or f"rules-{Path(name).stem}.png")
     draw(ruleset, target, book, config.load(args.config).game)
-    print(f"\n{target}")
+    print("\n" + message("rules.diagram_written", path=target))
     return 0
+
+
+def print_mistakes(error: Any) -> None:
+    """Each mistake of a rule set file (a ``RuleSetError``) on its own line, with its line
+    number, in the language of the command line."""
+    from voicehost.cli.texts import message
+
+    for line, key, params in error.mistakes:
+        problem = message(f"rules.error.{key}", **params)
+        print(message("rules.mistake", path=error.path, line=line, message=problem))
 
 
 def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
@@ -70,18 +86,24 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
     day's steps, the ties and the end; written to ``target`` (.png or .svg) by Graphviz."""
     import graphviz
 
+    from voicehost.cli.texts import message
     from voicehost.errors import VoicehostError
 
     fmt = target.suffix.lstrip(".") or "png"
     if fmt not in ("png", "svg"):
-        raise VoicehostError(f"{target}: the drawing is written as .png or .svg")
+        raise VoicehostError(
+            f"{target}: the drawing is written as .png or .svg",
+            phrase="rules_diagram_format",
+            path=target,
+        )
     graph = graphviz.Digraph(ruleset.name, format=fmt)
     graph.attr(rankdir="TB", fontname="DejaVu Sans", label=f"{ruleset.name}", labelloc="t")
     graph.attr("node", fontname="DejaVu Sans", shape="box", style="rounded")
 
     def seconds(setting: str) -> str:
         section, key = setting.split(".", 1)
-        return f"{getattr(getattr(game, section), key):g} s ({setting})"
+        value = f"{getattr(getattr(game, section), key):g}"
+        return message("rules.diagram.seconds", seconds=value, setting=setting)
 
     def wake(step: Any) -> str:
         return f"{book.render(step.wake, {}).text}\n{seconds(step.window)}"
@@ -128,8 +150,8 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
             if phase != "third_vote":
                 days.edge(previous_day, phase)
                 previous_day = phase
-        days.edge("vote", "defence", label="tie", style="dashed")
-        days.edge("vote", "third_vote", label="tie again", style="dashed")
+        days.edge("vote", "defence", label=message("rules.diagram.tie"), style="dashed")
+        days.edge("vote", "third_vote", label=message("rules.diagram.tie_again"), style="dashed")
         days.edge("third_vote", "last_words", style="dashed")
     with graph.subgraph(name="cluster_night") as night:
         night.attr(label=book.screen("night", {"night": "N"}))
@@ -151,53 +173,82 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
         data = graph.pipe()
     except graphviz.ExecutableNotFound as exc:
         raise VoicehostError(
-            "the drawing needs Graphviz's `dot`: `sudo apt-get install graphviz` (make run does)"
+            "the drawing needs Graphviz's `dot`: `sudo apt-get install graphviz` (make run does)",
+            phrase="rules_needs_dot",
         ) from exc
     target.write_bytes(data)
 
 
 def describe(ruleset: Any) -> list[str]:
-    """The rule set as a referee reads it, section by section."""
-    lines = [f"{ruleset.name}  ({ruleset.source})", ""]
+    """The rule set as a referee reads it, section by section, in the language of the command
+    line; the values are the rule file's own words (what a club writes in its file)."""
+    from voicehost.cli.texts import message as m
+
+    lines = [m("rules.describe.header", name=ruleset.name, source=ruleset.source), ""]
     low, high = ruleset.players
-    lines.append(f"players: {low} to {high}; black: {ruleset.black}; cards: {ruleset.cards}")
-    lines.append("roles:")
+    lines.append(
+        m("rules.describe.players", low=low, high=high, black=ruleset.black, cards=ruleset.cards)
+    )
+    lines.append(m("rules.describe.roles"))
     for role, spec in ruleset.roles.items():
         extra = []
         if spec.action != "none":
-            extra.append(f"night: {spec.action}")
+            extra.append(m("rules.describe.night_action", action=spec.action))
         if spec.learns != "none":
-            extra.append(f"learns: {spec.learns}" + (" (private)" if spec.private else ""))
+            learns = (
+                m("rules.describe.private", learns=spec.learns) if spec.private else spec.learns
+            )
+            extra.append(m("rules.describe.learns", learns=learns))
         if spec.self_target:
-            extra.append(f"self: {spec.self_target}")
+            extra.append(m("rules.describe.self", value=spec.self_target))
         if spec.same_twice is not True:
-            extra.append(f"same seat twice: {spec.same_twice}")
+            extra.append(m("rules.describe.same_twice", value=spec.same_twice))
         if spec.enabled is not True:
-            extra.append(f"in play: {spec.enabled}")
+            extra.append(m("rules.describe.in_play", value=spec.enabled))
         lines.append(f"  {role.value:10} {spec.team.value:6} " + "; ".join(extra))
-    lines.append("night 0 (the host learns every card):")
-    for step in ruleset.night0_steps:
-        lines.append(f"  {step.role.value:10} wakes for {step.window}: {step.wake} → {step.sleep}")
+
+    def step_line(step: Any) -> str:
+        return m(
+            "rules.describe.step",
+            role=f"{step.role.value:10}",
+            window=step.window,
+            wake=step.wake,
+            sleep=step.sleep,
+        )
+
+    lines.append(m("rules.describe.night0"))
+    lines.extend(step_line(step) for step in ruleset.night0_steps)
     if ruleset.seating:
-        lines.append(f"  free seating for {ruleset.seating}")
+        lines.append(m("rules.describe.seating", window=ruleset.seating))
     lines.append(
-        f"night (agreement: {ruleset.agreement}; every step called whoever left: "
-        f"{ruleset.call_departed}):"
+        m("rules.describe.night", agreement=ruleset.agreement, called=ruleset.call_departed)
     )
-    for step in ruleset.night_steps:
-        lines.append(f"  {step.role.value:10} wakes for {step.window}: {step.wake} → {step.sleep}")
-    lines.append(f"morning: {' → '.join(ruleset.morning)} (recorded as {ruleset.night_record})")
+    lines.extend(step_line(step) for step in ruleset.night_steps)
+    chain = " → ".join(ruleset.morning)
+    lines.append(m("rules.describe.morning", chain=chain, record=ruleset.night_record))
     lines.append(
-        f"day: opens with {ruleset.day_opening}; first speaker rotates: "
-        f"{ruleset.rotate_first_speaker}; nominations: {ruleset.nominations}; vote: "
-        f"{ruleset.vote}; ties: {ruleset.ties}; fouls: {ruleset.fouls}; removal: "
-        f"{ruleset.removal}; team loss: {ruleset.team_loss}"
+        m(
+            "rules.describe.day",
+            opening=ruleset.day_opening,
+            rotate=ruleset.rotate_first_speaker,
+            nominations=ruleset.nominations,
+            vote=ruleset.vote,
+            ties=ruleset.ties,
+            fouls=ruleset.fouls,
+            removal=ruleset.removal,
+            team_loss=ruleset.team_loss,
+        )
     )
     for kind, (phrase, seconds) in ruleset.speeches.items():
-        lines.append(f"  {kind:12} {phrase} for {seconds}")
+        lines.append(m("rules.describe.speech", kind=f"{kind:12}", phrase=phrase, seconds=seconds))
     lines.append(
-        f"end: win {ruleset.win}; last words before the result: {ruleset.final_words}; draw "
-        f"after quiet nights: {ruleset.draw_after}; scores: {ruleset.scores}; best move: "
-        f"{ruleset.best_move}"
+        m(
+            "rules.describe.end",
+            win=ruleset.win,
+            final_words=ruleset.final_words,
+            draw_after=ruleset.draw_after,
+            scores=ruleset.scores,
+            best_move=ruleset.best_move,
+        )
     )
     return lines
