@@ -226,8 +226,12 @@ def with_preset(settings: Settings, preset: str) -> Settings:
     return dataclasses.replace(settings, rules=rules, players=fixed or settings.players)
 
 
-def load(path: str | Path | None = None) -> Settings:
-    """Read config.yaml (or defaults when ``path`` is None and no default file exists)."""
+def load(path: str | Path | None = None, *, rules_file: bool = True) -> Settings:
+    """Read config.yaml (or defaults when ``path`` is None and no default file exists).
+
+    ``rules_file=False`` (a command that goes on a journal: resume, protocol) leaves rules.file
+    unread: the journal keeps the rule set its game was played by, and a club that has since
+    moved, edited or deleted its file still resumes and prints that game."""
     config_path = Path(path) if path is not None else DEFAULT_CONFIG
     if path is None and not config_path.exists():
         return _from_environment(Settings(base_dir=str(DEFAULT_CONFIG.parent)))
@@ -235,7 +239,8 @@ def load(path: str | Path | None = None) -> Settings:
         data = config_path.read_bytes()
     except OSError as exc:
         raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
-    return _from_environment(loads(_text(data, config_path), base_dir=config_path.resolve().parent))
+    base_dir = config_path.resolve().parent
+    return _from_environment(loads(_text(data, config_path), base_dir, rules_file=rules_file))
 
 
 #: Environment variables that move the game's data (the service puts it under /var/lib).
@@ -278,8 +283,9 @@ def _text(data: bytes, path: Path) -> str:
         ) from exc
 
 
-def loads(text: str, base_dir: str | Path = ".") -> Settings:
-    """Parse config text; every problem raises ConfigError naming key and line."""
+def loads(text: str, base_dir: str | Path = ".", *, rules_file: bool = True) -> Settings:
+    """Parse config text; every problem raises ConfigError naming key and line (rules.file is
+    read and checked unless ``rules_file`` is False: see ``load``)."""
     try:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.reader.ReaderError as exc:
@@ -303,7 +309,7 @@ def loads(text: str, base_dir: str | Path = ".") -> Settings:
     settings = _build(Settings, node, "")
     settings = dataclasses.replace(settings, base_dir=str(base_dir))
     _check_cross_fields(settings, node)
-    if settings.rules.file:
+    if settings.rules.file and rules_file:
         settings = _with_rule_set_file(settings, node)
     return settings
 

@@ -208,3 +208,47 @@ def test_rules_speaks_the_language_of_the_game(
         assert texts.message_in(other, "rules.describe.roles") not in shown.splitlines()
     finally:
         texts.choose(texts.DEFAULT_LANGUAGE)
+
+
+def test_resume_and_protocol_go_on_the_journal_s_rules_when_the_club_file_is_gone(
+    tmp_path: Path,
+) -> None:
+    """The club deleted (or moved) its rule set file after the game began: `voicehost resume`
+    goes on by the rules the journal keeps, says nothing alarming, and `protocol` prints it."""
+    import subprocess
+    import sys
+
+    from voicehost import config
+    from voicehost.host.replay import replay_journal
+
+    variant = tmp_path / "ours.yaml"
+    variant.write_text(
+        (REPO / "examples" / "club-with-maniac.yaml").read_text(encoding="utf-8"),
+        encoding="utf-8",
+    )
+    settings = tmp_path / "config.yaml"
+    settings.write_text("language: ru\nrules:\n  file: ours.yaml\n", encoding="utf-8")
+    night0 = tmp_path / "night0.txt"
+    night0.write_text("2 5 9\nwait\n4\nwait\n7\nwait\n8\nwait\n.\n", encoding="utf-8")
+    more = tmp_path / "more.txt"
+    more.write_text("wait\n", encoding="utf-8")
+    journal = tmp_path / "game.jsonl"
+
+    def voicehost(*words: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "voicehost", "--config", str(settings), *words]
+        return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+    played = voicehost("play", "--script", str(night0), "--journal", str(journal))
+    assert played.returncode == 0 and "Просыпается маньяк!" in played.stdout
+    variant.unlink()
+    resumed = voicehost("resume", str(journal), "--script", str(more))
+    assert resumed.returncode == 0, resumed.stderr
+    assert "Продолжаем игру." in resumed.stdout
+    assert resumed.stderr == "" and "ours.yaml" not in resumed.stdout
+    replayed = replay_journal(config.load(settings, rules_file=False), journal)
+    assert replayed.engine.ruleset.name == "club with a Maniac"
+    printed = voicehost("protocol", str(journal))
+    assert printed.returncode == 0 and "ours.yaml" not in printed.stderr
+    # a new game still needs the file, and says so in the club's language
+    fresh = voicehost("play", "--script", str(more))
+    assert fresh.returncode == 1 and "rules.file — не читается" in fresh.stderr

@@ -48,9 +48,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def settings_for(args: argparse.Namespace) -> config.Settings:
-    """config.yaml with the command line's overrides, checked like the file."""
-    settings = config.load(args.config)
+def settings_for(args: argparse.Namespace, *, journal: bool = False) -> config.Settings:
+    """config.yaml with the command line's overrides, checked like the file; ``journal`` for a
+    command that goes on a journal, which keeps its own rule set (rules.file is not read)."""
+    settings = config.load(args.config, rules_file=not journal)
     preset = getattr(args, "preset", None)
     if getattr(args, "players", None) is not None:
         rules = PRESETS[preset or settings.rules.preset]

@@ -36,7 +36,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_for(args)
+    settings = settings_for(args, journal=True)
     folder = settings.path(settings.storage.journal_dir)
     path = Path(args.journal) if args.journal else newest_game(folder)
     if path is None:

@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    settings = settings_for(args)
+    settings = settings_for(args, journal=True)
     journal = session.find_journal(settings, args.journal)
     if journal is None:
         folder = settings.path(settings.storage.journal_dir)
