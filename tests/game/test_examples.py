@@ -250,3 +250,21 @@ def test_the_example_explains_itself(name: str) -> None:
     assert len(commented) >= len(commands) // 3
     sections = [line for line in lines if line.startswith("# ----")]
     assert any("Night 0" in line for line in sections) and any("Day 1" in line for line in sections)
+
+
+def test_the_city_mafia_step_sounds_the_same_whether_the_mafia_are_slow_blocked_or_gone() -> None:
+    """docs/RULES-CITY.md §3: the city's mafia step has no «не вижу согласованного выстрела»;
+    whether the black players enter nothing, are blocked by the «путана» or have all left (the
+    Maniac plays on), the town hears the mafia wake and fall asleep, nothing between."""
+    script = (EXAMPLES / "city-maniac-wins.txt").read_text(encoding="utf-8")
+    blocked_then_gone = run_script(script.splitlines(), config.loads(""))
+    night1 = script.index("# ---- Night 1")
+    slow = script[:night1] + "6\nwait\nwait\n"  # a civilian visited; the mafia enter nothing
+    present = run_script(slow.splitlines(), config.loads(""))
+    assert blocked_then_gone.errors == [] and present.errors == []
+    for result in (blocked_then_gone, present):
+        said = result.transcript
+        wakes = [i for i, line in enumerate(said) if line == "Просыпается мафия!"]
+        assert wakes
+        assert all(said[i + 1] == "Мафия засыпает." for i in wakes), said
+        assert "Не вижу согласованного выстрела!" not in said
