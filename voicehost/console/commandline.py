@@ -63,6 +63,9 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     """One line -> a command or a console action (None for an empty line).
 
     Raises CommandError in the book's words."""
+    named = _name_line(line, book)
+    if named is not None:
+        return named
     text = strip_comment(line)
     if not text:
         return None
@@ -95,6 +98,20 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
             raise CommandError(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
     return Submit(EnterSeats(tuple(Seat(number) for number in numbers)))
+
+
+def _name_line(line: str, book: PhraseBook) -> Command | None:
+    """``имя 5 Анна`` / ``name 5 Anna``: the seat and the name as typed, the whole rest of the
+    line (a ``#`` in it is part of the name; nothing in a name is read as a command). ``имя 5``
+    alone takes the seat's name away."""
+    head, _, rest = line.strip().partition(" ")
+    if action_of_word(head.lower()) is not Action.NAME:
+        return None
+    seat_word, _, name = rest.strip().partition(" ")
+    seat = number_of(seat_word)
+    if seat is None:
+        raise CommandError(book.screen("name_form", {"text": line.strip()[:40]}))
+    return command_for(Action.NAME, Source.KEYBOARD, seat, text=name)
 
 
 def _number(word: str, text: str, book: PhraseBook) -> int:

@@ -226,4 +226,4 @@ def _print(out: TextIO | None, text: str) -> None:
 
 def _protocol(host: Host) -> protocol_module.ProtocolRecord:
     assert host.state is not None  # the game has started
-    return protocol_module.build(host.state)
+    return protocol_module.build(host.state, names=host.names.as_dict())

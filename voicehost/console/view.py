@@ -39,10 +39,14 @@ def status_lines(host: Host) -> list[str]:
     else:
         when = book.screen("day", {"day": state.day})
     head = f"{when} · {phase}"
+    names = host.names
     if state.current_speaker is not None and state.speech_running:
         lost = state.phase is Phase.NOMINATION and state.lost_speech == state.current_speaker
         words = "lost_speech" if lost else "speaking"  # FIIM, MR 9.5.1: nobody speaks
         head += " · " + book.screen(words, {"seat": state.current_speaker})
+        speaker_name = names.get(state.current_speaker)
+        if speaker_name:
+            head += f" ({speaker_name})"
     remaining = host.remaining()
     if remaining is not None:
         minutes, seconds = divmod(int(remaining + 0.999), 60)
@@ -53,15 +57,17 @@ def status_lines(host: Host) -> list[str]:
     for seat, player in sorted(state.players.items()):
         mark = "" if player.alive else "✗"
         fouls = "!" * player.fouls
-        table.append(f"{seat}{mark}{fouls}")
+        name = names.get(seat)
+        table.append(f"{seat}{mark}{fouls}" + (f" {name}" if name else ""))
+    joint = " · " if names else " "
     lines = [
         head,
-        f"{book.screen('table')}: " + " ".join(table) + f"   {book.screen('table_legend')}",
+        f"{book.screen('table')}: " + joint.join(table) + f"   {book.screen('table_legend')}",
     ]
     if not state.phase.is_night:
         if state.phase is Phase.NOMINATION and state.nominations:
             made = "; ".join(
-                f"{nominator} → {', '.join(str(seat) for seat in nominees)}"
+                f"{names.label(nominator)} → {', '.join(names.label(seat) for seat in nominees)}"
                 for nominator, nominees in state.nominations.items()
                 if nominees
             )
@@ -69,7 +75,8 @@ def status_lines(host: Host) -> list[str]:
                 lines.append(f"{book.screen('nominations')}: {made}")
         if state.candidates:
             lines.append(
-                f"{book.screen('candidates')}: " + ", ".join(str(s) for s in state.candidates)
+                f"{book.screen('candidates')}: "
+                + ", ".join(names.label(seat) for seat in state.candidates)
             )
     lines.append("→ " + prompt_text(host))
     return lines

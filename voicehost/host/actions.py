@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, TeamLoss, VoteCount
 from voicehost.game.model import Seat
-from voicehost.host.commands import Command, Quit, Source, Submit, TogglePause, Undo
+from voicehost.host.commands import Command, Name, Quit, Source, Submit, TogglePause, Undo
 from voicehost.ports import Key
 
 MAX_DIGITS = 3
@@ -37,6 +37,7 @@ class Action(StrEnum):
     UNDO = "undo"  # take back the last entry
     PAUSE = "pause"  # stop or restart the clock
     QUIT = "quit"  # stop hosting; the journal keeps the game
+    NAME = "name"  # the seat that follows gets the player's name typed after it
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.UNDO: ActionSpec(frozenset({"u", "undo", "отмена"}), Key.UNDO),
     Action.PAUSE: ActionSpec(frozenset({"p", "pause", "пауза"}), None),
     Action.QUIT: ActionSpec(frozenset({"q", "quit", "exit", "выход"}), None),
+    Action.NAME: ActionSpec(frozenset({"name", "имя"}), None, number=True),
 }
 
 CONFIRM_WORDS = frozenset({"yes", "да"})
@@ -85,10 +87,16 @@ def number_of(digits: str) -> int | None:
 
 
 def command_for(
-    action: Action, source: Source, number: int | None = None, *, confirmed: bool = False
+    action: Action,
+    source: Source,
+    number: int | None = None,
+    *,
+    confirmed: bool = False,
+    text: str = "",
 ) -> Command:
     """The command an action makes; ``number`` for the actions that take one, ``confirmed``
-    when the person also typed the confirming word (only a team loss asks for it)."""
+    when the person also typed the confirming word (only a team loss asks for it), ``text``
+    the name typed after the seat (a name is never read as a command)."""
     match action:
         case Action.END_SPEECH:
             return Submit(EndSpeech(), source)
@@ -108,4 +116,6 @@ def command_for(
         return Submit(Remove(Seat(number)), source)
     if action is Action.TEAM_LOSS:
         return Submit(TeamLoss(Seat(number), confirmed), source)
+    if action is Action.NAME:
+        return Name(number, text, source)
     return Submit(VoteCount(number), source)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,13 +37,14 @@ from voicehost.game.inputs import (
     TimeUp,
     drop_last_undoable,
 )
-from voicehost.game.model import Cue, Phase
+from voicehost.game.model import Cue, Phase, Seat
 from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
     Deliver,
     KeypadStatus,
+    Name,
     Quit,
     Source,
     Submit,
@@ -51,7 +52,8 @@ from voicehost.host.commands import (
     Undo,
     VoiceStop,
 )
-from voicehost.host.journal import Journal, mark_finished
+from voicehost.host.journal import Journal, mark_finished, names_in
+from voicehost.host.names import NameRefused, Names, from_record
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
@@ -105,6 +107,7 @@ class Host:
         screen: Screen | None = None,
         background: Background | None = None,
         masking: Callable[[], tuple[Any, int] | None] | None = None,
+        names: Mapping[Seat, str] | None = None,
     ) -> None:
         self.settings = settings
         self.book = book
@@ -118,6 +121,7 @@ class Host:
         self.background = background
         self.masking = masking
         self.engine = engine_for(settings.game)
+        self.names = Names(settings.game.players, names)
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -145,7 +149,10 @@ class Host:
         """A new game: journal header, then the opening announcements."""
         if self.journal_path is not None:
             self._journal = Journal.create(
-                self.journal_path, self.settings, on_saving=self._saving_changed
+                self.journal_path,
+                self.settings,
+                on_saving=self._saving_changed,
+                names=self.names.record(),
             )
         state, effects = self.engine.new_game()
         self.state = state
@@ -158,6 +165,8 @@ class Host:
         replayed = replay_journal(self.settings, self.journal_path)
         self.settings, self.engine = replayed.settings, replayed.engine
         self.state, self.accepted = replayed.state, replayed.accepted
+        players = self.settings.game.players
+        self.names = Names(players, from_record(names_in(self.journal_path), players))
         self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
@@ -209,6 +218,8 @@ class Host:
             case Deliver(handler):
                 handler()
                 return True
+            case Name(seat, text, source):
+                return self.set_name(seat, text, source)
             case Quit():
                 self.quit = True
                 return True
@@ -233,6 +244,19 @@ class Host:
         )
         self.state = new_state
         self._carry_out(effects)
+        return True
+
+    def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
+        """Give a seat a player's name (journaled with the game; names are no rule of it)."""
+        try:
+            name = self.names.set(seat, text)
+        except NameRefused as refused:
+            self._reject(refused.in_words(self.book), source)
+            return False
+        if self._journal is not None:
+            self._journal.append_names({str(seat): name}, source)
+        key = "name_given" if name else "name_cleared"
+        self.screen.message(self.book.screen(key, {"seat": seat, "name": name}))
         return True
 
     def undo(self, source: Source = Source.KEYBOARD) -> bool:
@@ -411,8 +435,22 @@ class Host:
         self.speaker.say(utterance)
         self.transcript.append(utterance.text)
         self.screen.announce(utterance.text)
+        name = self._spoken_name(params or {})
+        if name:
+            named = self.book.render("club.seat_name", {"name": name})
+            self.speaker.say(named)
+            self.transcript.append(named.text)
         if self.listener is not None:
             self.listener.deafen_until(self.speaker.busy_until())
+
+    def _spoken_name(self, params: Mapping[str, Any]) -> str | None:
+        """The name said after a seat number (``club.voice_names``), by day only: a night's
+        sound is the same whoever acts."""
+        if not self.settings.club.voice_names or not isinstance(params.get("seat"), int):
+            return None
+        if self.state is not None and self.state.phase.is_night:
+            return None
+        return self.names.get(params["seat"])
 
     def _carry_out(self, effects: list[Effect]) -> None:
         if self.state is not None:  # the effects belong to the phase the game is now in

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -20,6 +20,7 @@ from voicehost.game.record import (
 )
 from voicehost.game.state import GameState
 from voicehost.host import storage
+from voicehost.host.names import padded, width
 from voicehost.phrases import PhraseBook
 
 
@@ -31,6 +32,7 @@ class SeatLine(TypedDict):
     fouls: int
     at_table: bool
     left: str | None  # how the player left: "vote", "kill", "disqualified", "removed"
+    name: NotRequired[str]  # the player's name, when the host gave one
 
 
 class ExtraPoints(TypedDict):
@@ -76,20 +78,27 @@ def is_fiim(protocol: ProtocolRecord) -> bool:
     return protocol.get("preset") == "fiim"
 
 
-def build(state: GameState, extra: list[ExtraPoints] | None = None) -> ProtocolRecord:
+def build(
+    state: GameState,
+    extra: list[ExtraPoints] | None = None,
+    names: Mapping[Seat, str] | None = None,
+) -> ProtocolRecord:
     """The protocol as typed data (stable keys, JSON-ready); a FIIM game's has the best move
-    and the scores, with the referee's ``extra`` points added."""
+    and the scores, with the referee's ``extra`` points added; a seat the host named has its
+    player's ``name``."""
     record = state.record
-    seats = [
-        SeatLine(
+    seats = []
+    for seat, player in sorted(state.players.items()):
+        line = SeatLine(
             seat=seat,
             role=player.role.value if player.role else None,
             fouls=player.fouls,
             at_table=player.alive,
             left=player.left_how,
         )
-        for seat, player in sorted(state.players.items())
-    ]
+        if names and names.get(seat):
+            line["name"] = names[seat]
+        seats.append(line)
     protocol = ProtocolRecord(
         players=record["players"],
         mafia_count=record["mafia_count"],
@@ -148,14 +157,23 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
         return book.screen(f"protocol_{key}", params)
 
     lines = [say("title", players=protocol["players"], mafia=protocol["mafia_count"]), ""]
-    lines.append(say("columns"))
+    named = [seat.get("name", "") for seat in protocol["seats"]]
+    name_cells = max((width(name) for name in named), default=0)
+    if name_cells:
+        name_cells = max(name_cells, width(say("name_column")))
+        columns = say("columns")
+        head, _, tail = columns.partition(" ")
+        lines.append(f"{head} {padded(say('name_column'), name_cells)}  {tail.lstrip()}")
+    else:
+        lines.append(say("columns"))
     for seat in protocol["seats"]:
         role = book.word(seat["role"]) if seat["role"] else "?"
         if seat["role"] in ("mafia", "don"):
             role = role.upper()  # the black cards stand out on paper
         how = seat["left"]
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
-        lines.append(f"{seat['seat']:>4}  {role:<14}  {seat['fouls']:>5}  {result}")
+        name = f"  {padded(seat.get('name', ''), name_cells)}" if name_cells else ""
+        lines.append(f"{seat['seat']:>4}{name}  {role:<14}  {seat['fouls']:>5}  {result}")
     nights = {night["night"]: night for night in protocol["nights"]}
     days = {day["day"]: day for day in protocol["days"]}
     for number in range(0, max([*nights, *days, 0]) + 1):
