@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ from voicehost.clock import MonotonicClock
 from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
+from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Deliver, VoiceStop
 from voicehost.host.journal import newest_unfinished
@@ -96,6 +97,7 @@ def play(
     plain: bool = False,
     audio_out: Path | None = None,
     set_aside: Sequence[str] = (),
+    names: Mapping[Any, str] | None = None,
 ) -> int:
     """Host a real game in real time until it ends or the host quits.
 
@@ -146,6 +148,8 @@ def play(
         listener=listener,
         journal_path=journal_path,
         screen=screen,
+        names=names,
+        header=club_header(settings),
         **extras,
     )
     if listener is not None:
@@ -167,6 +171,9 @@ def play(
         host.resume()
     else:
         host.start()
+    from voicehost.club import records
+
+    records.warm_up(settings)
     if set_aside and not resume:
         host.announce("game.journal_set_aside")
     ui: CursesUI | PlainUI
@@ -188,11 +195,69 @@ def play(
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
+        print(after_game(host))
     elif not journal_path.exists():
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
         print(book.screen("game_paused", {"journal": journal_path}))
     return 0
+
+
+def club_header(settings: Settings) -> dict[str, str]:
+    """The club's data for a new game's journal: this table, the open evening."""
+    from voicehost.club import records
+
+    return records.header_data(settings)
+
+
+def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
+    """After a finished game: the marks (``club.marks``), the club's record (outbox, then the
+    database; a server is never waited for) and the evening's table. Returns what to print."""
+    from voicehost.cli.evening import evening_report
+    from voicehost.club import evening, marks, records
+
+    settings, book = host.settings, host.book
+    journal = host.journal_path
+    if journal is None or not journal.exists():
+        return ""
+    if settings.club.marks:
+
+        def words(key: str, **params: Any) -> str:
+            return str(book.screen(key, params))
+
+        given = marks.ask(
+            settings.game.players,
+            lines if lines is not None else _typed_lines(),
+            lambda text: print(text, flush=True),
+            words,
+        )
+        try:
+            records.save_marks(records.marks_path(settings, journal.stem), given)
+        except OSError as exc:
+            log.warning("cannot keep the marks: %s", exc, extra=LOG_ONLY)
+    shown: list[str] = []
+    try:
+        recorded = records.record_finished(settings, journal, state=host.state)
+    except (VoicehostError, OSError) as exc:
+        log.warning("the club's record of %s: %s", journal, exc, extra=LOG_ONLY)
+        return "✗ " + book.screen("club_not_recorded", {"reason": str(exc)})
+    sent = recorded.sent
+    if sent is not None and sent.waiting:
+        shown.append(
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+        )
+    current = evening.current(records.data_dir(settings))
+    if current is not None:
+        shown.append(evening_report(current, book))
+    return "\n".join(shown)
+
+
+def _typed_lines() -> Iterator[str]:
+    while True:
+        try:
+            yield input("> ") if sys.stdin.isatty() else next(sys.stdin).rstrip("\n")
+        except (EOFError, StopIteration, KeyboardInterrupt):
+            return
 
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:

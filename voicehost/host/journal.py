@@ -128,22 +128,21 @@ class Journal:
         settings: Settings,
         *,
         on_saving: SavingHook | None = None,
-        names: Mapping[str, str] | None = None,
+        extra: Mapping[str, Any] | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
         A journal that cannot be created now (a full or read-only disk, no folder) is no reason
         to stop the game: the header waits in memory with the inputs, no empty file is left
-        behind, and ``on_saving(False, ...)`` says so. ``names`` (seat key -> name) are the
-        players' names known at the start (host data, not rules: replay does not read them).
+        behind, and ``on_saving(False, ...)`` says so. ``extra`` is the host's own data about the
+        game (the players' ``names``, the club's ``evening`` and ``table``): replay ignores it.
         """
         header: dict[str, Any] = {
             "format": FORMAT,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
-        if names:
-            header["names"] = dict(names)
+        header.update({key: value for key, value in (extra or {}).items() if value})
         journal = cls(path, None, on_saving=on_saving)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")

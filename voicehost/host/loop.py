@@ -108,6 +108,7 @@ class Host:
         background: Background | None = None,
         masking: Callable[[], tuple[Any, int] | None] | None = None,
         names: Mapping[Seat, str] | None = None,
+        header: Mapping[str, Any] | None = None,
     ) -> None:
         self.settings = settings
         self.book = book
@@ -122,6 +123,7 @@ class Host:
         self.masking = masking
         self.engine = engine_for(settings.game)
         self.names = Names(settings.game.players, names)
+        self.header = dict(header or {})  # the host's data for the journal's header (club)
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -152,7 +154,7 @@ class Host:
                 self.journal_path,
                 self.settings,
                 on_saving=self._saving_changed,
-                names=self.names.record(),
+                extra={**self.header, "names": self.names.record()},
             )
         state, effects = self.engine.new_game()
         self.state = state

@@ -1,0 +1,136 @@
+"""`voicehost club standings|import|sync`: the season's rating across evenings and tables (a
+terminal table, CSV, a PNG chart), earlier games from a folder, the outbox sent now."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "club",
+        help="the club's season: standings (table, CSV, chart), import, sync",
+        description="The club's records (docs/CLUB.md).",
+    )
+    actions = parser.add_subparsers(dest="club_action", metavar="ACTION", required=True)
+    standings = actions.add_parser("standings", help="the season's rating")
+    standings.add_argument("--season", help="the season (default: every season)")
+    standings.add_argument("--csv", type=Path, help="also write the standings as CSV (- : stdout)")
+    standings.add_argument("--chart", type=Path, help="also draw the standings as a PNG")
+    standings.add_argument("--player", help="the player whose season the chart follows")
+    standings.set_defaults(func=run_standings)
+    importing = actions.add_parser("import", help="record earlier games from a folder")
+    importing.add_argument("folder", type=Path, help="a folder of journals and protocols")
+    importing.set_defaults(func=run_import)
+    sync = actions.add_parser("sync", help="send the games waiting in the outbox")
+    sync.set_defaults(func=run_sync)
+
+
+def _book(settings: Any) -> Any:
+    from voicehost.phrases import PhraseBook
+
+    return PhraseBook.load(settings.language)
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    from voicehost.cli.play import settings_for
+    from voicehost.club import records, standings
+
+    settings = settings_for(args)
+    book = _book(settings)
+
+    def say(key: str, **params: Any) -> str:
+        return str(book.screen(f"club_{key}", params))
+
+    records.catch_up(settings)
+    sent = records.send_outbox(settings)
+    if sent.waiting:
+        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+    database = records.connect(settings)
+    try:
+        rows = database.standings(args.season)
+        games = database.count_games(args.season)
+        player = args.player or (rows[0].name if rows else None)
+        series = database.series(player, args.season) if player and args.chart else []
+    finally:
+        database.close()
+    season = args.season or book.screen("club_all_seasons")
+    print(book.screen("club_standings_heading", {"season": season, "games": games}))
+    if not rows:
+        print(book.screen("club_no_games"))
+    else:
+        print(standings.table(rows, say, book.word))
+    if args.csv is not None:
+        text = standings.to_csv(rows, standings.csv_headers(say))
+        if str(args.csv) == "-":
+            sys.stdout.write(text)
+        else:
+            _write(args.csv, text)
+            print(book.screen("club_csv_written", {"path": args.csv}))
+    if args.chart is not None:
+        if player is not None and args.player and not series:
+            print(book.screen("club_player_unknown", {"name": player}))
+        standings.chart(rows, series, player, args.chart, say)
+        print(book.screen("club_chart_written", {"path": args.chart}))
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    from voicehost.errors import VoicehostError
+
+    try:
+        path.write_text(text, encoding="utf-8-sig")  # a spreadsheet reads Cyrillic right
+    except OSError as exc:
+        raise VoicehostError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from voicehost.cli.play import settings_for
+    from voicehost.club.importer import import_folder
+
+    settings = settings_for(args)
+    book = _book(settings)
+    result = import_folder(settings, args.folder)
+    for line in result.skipped:
+        print(f"  ✗ {line}")
+    print(
+        book.screen(
+            "club_imported",
+            {
+                "found": result.found,
+                "new": len(result.sent.recorded),
+                "already": len(result.sent.already),
+            },
+        )
+    )
+    if result.sent.waiting:
+        print(
+            book.screen(
+                "club_outbox_waiting",
+                {"count": result.sent.waiting, "reason": result.sent.problem},
+            )
+        )
+    return 0
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    from voicehost.cli.play import settings_for
+    from voicehost.club import records
+
+    settings = settings_for(args)
+    book = _book(settings)
+    records.catch_up(settings)
+    sent = records.send_outbox(settings)
+    print(
+        book.screen(
+            "club_synced",
+            {"new": len(sent.recorded), "already": len(sent.already), "waiting": sent.waiting},
+        )
+    )
+    if sent.waiting:
+        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+        return 1
+    return 0
