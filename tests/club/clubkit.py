@@ -56,9 +56,8 @@ def finished_journals(
     made = []
     for number in range(offset, offset + count):
         header = json.loads(header_line)
-        header["started"] = (
-            f"2026-{1 + number // 2000 % 12:02d}-01T19:{number // 60 % 60:02d}:{number % 60:02d}+0000-{number}"
-        )
+        month, minute, second = 1 + number // 2000 % 12, number // 60 % 60, number % 60
+        header["started"] = f"2026-{month:02d}-01T19:{minute:02d}:{second:02d}+0000 #{number}"
         header["table"] = table
         if evening:
             header["evening"] = evening
