@@ -36,10 +36,10 @@ def _book(settings: Any) -> Any:
 
 
 def run_standings(args: argparse.Namespace) -> int:
-    from voicehost.cli.play import settings_for
     from voicehost.club import records, standings
+    from voicehost.config import load
 
-    settings = settings_for(args)
+    settings = load(args.config)
     book = _book(settings)
 
     def say(key: str, **params: Any) -> str:
@@ -88,10 +88,10 @@ def _write(path: Path, text: str) -> None:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    from voicehost.cli.play import settings_for
     from voicehost.club.importer import import_folder
+    from voicehost.config import load
 
-    settings = settings_for(args)
+    settings = load(args.config)
     book = _book(settings)
     result = import_folder(settings, args.folder)
     for line in result.skipped:
@@ -117,10 +117,10 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_sync(args: argparse.Namespace) -> int:
-    from voicehost.cli.play import settings_for
     from voicehost.club import records
+    from voicehost.config import load
 
-    settings = settings_for(args)
+    settings = load(args.config)
     book = _book(settings)
     records.catch_up(settings)
     sent = records.send_outbox(settings)

@@ -19,11 +19,11 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from voicehost.cli.play import settings_for
     from voicehost.club import evening, records
+    from voicehost.config import load
     from voicehost.phrases import PhraseBook
 
-    settings = settings_for(args)
+    settings = load(args.config)
     book = PhraseBook.load(settings.language)
     folder = records.data_dir(settings)
     records.catch_up(settings)

@@ -18,6 +18,7 @@ from voicehost.host.journal import names_in, newest_game
 from voicehost.host.names import from_record
 from voicehost.host.protocol import ExtraPoints
 from voicehost.host.replay import Replayed, replay_journal
+from voicehost.host.votes import voters_in
 from voicehost.phrases import PhraseBook
 
 
@@ -57,7 +58,9 @@ def run(args: argparse.Namespace) -> int:
         scores.save(extra_path, extra)
         _tell(book.screen("score_saved", {"path": extra_path}))
     players = replayed.settings.game.players
-    data = protocol.build(replayed.state, extra, from_record(names_in(path), players))
+    data = protocol.build(
+        replayed.state, extra, from_record(names_in(path), players), voters_in(path)
+    )
     print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
     try:
         json_path, text_path = protocol.write(data, protocol_dir, path.stem, book)

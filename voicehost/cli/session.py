@@ -81,7 +81,14 @@ def write_protocol(host: Host) -> str:
     folder = host.settings.path(host.settings.storage.protocol_dir)
     try:
         json_path, text_path = protocol_module.write(
-            protocol_module.build(host.state, names=host.names.as_dict()), folder, stem, host.book
+            protocol_module.build(
+                host.state,
+                names=host.names.as_dict(),
+                voters=[voters for _, voters in host.voter_lists],
+            ),
+            folder,
+            stem,
+            host.book,
         )
     except protocol_module.ProtocolError as exc:
         return f"✗ {exc}"  # the game goes on: the journal still holds it

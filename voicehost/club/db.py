@@ -329,6 +329,6 @@ def open_database(url: str, *, timeout: float = 3.0) -> ClubDatabase:
         raise
     except Exception as exc:  # noqa: BLE001 - a driver's own error for an absent server
         database.close()
-        log.warning("club database %s: %s", shown_url(url), exc, extra=LOG_ONLY)
+        log.info("club database %s: %s", shown_url(url), exc, extra=LOG_ONLY)
         raise ClubDatabaseError(database._unreachable(exc)) from exc
     return database

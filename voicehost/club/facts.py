@@ -19,7 +19,7 @@ from voicehost.host import protocol as protocol_module
 from voicehost.host.journal import effective_entries, names_in, read
 from voicehost.host.names import clean, from_record
 from voicehost.host.replay import replay_journal
-from voicehost.host.votes import voter_lines
+from voicehost.host.votes import voter_lines, voters_in
 
 BLACK_ROLES = ("mafia", "don")
 
@@ -166,7 +166,7 @@ def from_journal(
     header, _ = read(path)
     players = state.record["players"]
     names = from_record(names_in(path), players)
-    data = protocol_module.build(state, extra_points, names)
+    data = protocol_module.build(state, extra_points, names, voters_in(path))
     if data["winner"] is None:
         raise VoicehostError(f"{path}: the game has not ended; finish it first (voicehost resume)")
     started = str(header.get("started", ""))[:19] or time.strftime("%Y-%m-%dT%H:%M:%S")

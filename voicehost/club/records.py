@@ -78,8 +78,12 @@ def warm_up(settings: Settings) -> None:
 
     def work() -> None:
         try:
+            with _SENDING:
+                connect(settings)
             catch_up(settings)
             send_outbox(settings)
+        except ClubDatabaseError as exc:  # the server is away: the outbox waits for it
+            log.info("club database: %s", exc, extra=LOG_ONLY)
         except Exception:  # noqa: BLE001 - never reaches the table
             log.exception("warming up the club's database failed", extra=LOG_ONLY)
 

@@ -21,7 +21,7 @@ from voicehost.host.actions import (
     command_for,
     number_of,
 )
-from voicehost.host.commands import Command, Source, Submit
+from voicehost.host.commands import Command, Source, Submit, Voters
 from voicehost.phrases import PhraseBook
 
 
@@ -54,6 +54,10 @@ class WriteProtocol:
 Line = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
 
 
+#: `3: 1 4 6 9`: the voters against candidate 3 (the count is their number).
+VOTERS = re.compile(r"(\d{1,3})\s*:\s*([\d\s,;]*)")
+
+
 def strip_comment(line: str) -> str:
     """A line without its ``#`` comment and surrounding blanks."""
     return line.split("#", 1)[0].strip()
@@ -66,6 +70,15 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     named = _name_line(line, book)
     if named is not None:
         return named
+    voters = VOTERS.fullmatch(strip_comment(line))
+    if voters is not None:
+        candidate = _number(voters.group(1), line.strip(), book)
+        seats = [
+            _number(word, line.strip(), book)
+            for word in re.split(r"[\s,;]+", voters.group(2))
+            if word
+        ]
+        return Voters(candidate, tuple(seats))
     text = strip_comment(line)
     if not text:
         return None

@@ -190,6 +190,10 @@ class Journal:
         """Names given during the game (seat key -> name, "" when taken away)."""
         self._write({"names": dict(names), "source": source, "at": round(time.time(), 3)})
 
+    def append_voters(self, voters: Mapping[str, Any]) -> None:
+        """Who voted against whom, for the count just written (host data: replay skips it)."""
+        self._write({"voters": dict(voters), "at": round(time.time(), 3)})
+
     def append_note(self, note: dict[str, Any]) -> None:
         """A line that replay ignores (e.g. 'resumed at')."""
         self._write({"note": note, "at": round(time.time(), 3)})
@@ -346,7 +350,7 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
             except BadRecord as exc:
                 raise JournalError(f"{path}, line {number}: {exc}") from exc
             entries.append(JournalEntry(event, source, line=number))
-        elif "note" not in record and "names" not in record:
+        elif not {"note", "names", "voters"} & record.keys():
             raise JournalError(
                 f"{path}, line {number}: not a record this voicehost knows (keys: "
                 f"{', '.join(sorted(map(str, record))) or 'none'}); a newer voicehost's journal?"

@@ -25,6 +25,7 @@ from voicehost.game.effects import (
     PlayCue,
     Private,
     Prompt,
+    PromptKind,
     Say,
     StartTimer,
 )
@@ -35,6 +36,7 @@ from voicehost.game.inputs import (
     Input,
     TimerWarning,
     TimeUp,
+    VoteCount,
     drop_last_undoable,
 )
 from voicehost.game.model import Cue, Phase, Seat
@@ -51,10 +53,12 @@ from voicehost.host.commands import (
     TogglePause,
     Undo,
     VoiceStop,
+    Voters,
 )
 from voicehost.host.journal import Journal, mark_finished, names_in
 from voicehost.host.names import NameRefused, Names, from_record
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
+from voicehost.host.votes import VoterList, standing
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
@@ -124,6 +128,8 @@ class Host:
         self.engine = engine_for(settings.game)
         self.names = Names(settings.game.players, names)
         self.header = dict(header or {})  # the host's data for the journal's header (club)
+        # (ordinal among the undoable inputs of its count, the voters) of each voter list
+        self.voter_lists: list[tuple[int, VoterList]] = []
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -169,6 +175,7 @@ class Host:
         self.state, self.accepted = replayed.state, replayed.accepted
         players = self.settings.game.players
         self.names = Names(players, from_record(names_in(self.journal_path), players))
+        self.voter_lists = standing(self.journal_path)
         self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
@@ -222,6 +229,8 @@ class Host:
                 return True
             case Name(seat, text, source):
                 return self.set_name(seat, text, source)
+            case Voters(candidate, seats, source):
+                return self.submit_voters(candidate, seats, source)
             case Quit():
                 self.quit = True
                 return True
@@ -261,6 +270,52 @@ class Host:
         self.screen.message(self.book.screen(key, {"seat": seat, "name": name}))
         return True
 
+    def submit_voters(self, candidate: int, seats: tuple[int, ...], source: Source) -> bool:
+        """Who raised their mask against the candidate being voted on (`3: 1 4 6 9`). Each
+        voter is a seat at the table, once in the list and once in the round, and never the
+        candidate (a player does not vote against themselves); the count is the list's length,
+        and the rules check it as any count. The list is journaled after its count."""
+        assert self.state is not None
+        prompt = self.prompt()
+        if prompt.kind is not PromptKind.VOTE_COUNT or prompt.subject is None:
+            self._reject(self.book.screen("voters_not_now"), source)
+            return False
+        state = self.state
+        problem: tuple[str, dict[str, Any]] | None = None
+        if candidate != prompt.subject:
+            problem = ("voters_wrong_candidate", {"seat": prompt.subject, "typed": candidate})
+        already = {
+            voter
+            for _, voters in self.voter_lists
+            if (voters.day, voters.round) == (state.day, state.vote_round)
+            for voter in voters.voters
+        }
+        for index, seat in enumerate(seats):
+            if problem is not None:
+                break
+            player = state.players.get(Seat(seat))
+            if player is None:
+                problem = ("voters_no_seat", {"seat": seat, "players": len(state.players)})
+            elif not player.alive:
+                problem = ("voters_left", {"seat": seat})
+            elif seat == candidate:
+                problem = ("voters_self", {"seat": seat})
+            elif seat in seats[:index]:
+                problem = ("voters_twice", {"seat": seat})
+            elif seat in already:
+                problem = ("voters_voted", {"seat": seat})
+        if problem is not None:
+            self._reject(self.book.screen(*problem), source)
+            return False
+        ordinal = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
+        if not self.submit(VoteCount(len(seats)), source):
+            return False
+        voters = VoterList(state.day, state.vote_round, candidate, tuple(seats))
+        self.voter_lists.append((ordinal, voters))
+        if self._journal is not None:
+            self._journal.append_voters(voters.record())
+        return True
+
     def undo(self, source: Source = Source.KEYBOARD) -> bool:
         """Take back the last entry, if nothing but timer warnings came after it."""
         if self.state is None or not self._can_undo():
@@ -269,6 +324,8 @@ class Host:
         if self._journal is not None:
             self._journal.append_undo(source)
         drop_last_undoable(self.accepted, lambda item: item.event)
+        undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
+        self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self.state = self._rebuild()
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))

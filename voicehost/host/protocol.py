@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -21,6 +21,7 @@ from voicehost.game.record import (
 from voicehost.game.state import GameState
 from voicehost.host import storage
 from voicehost.host.names import padded, width
+from voicehost.host.votes import VoterList
 from voicehost.phrases import PhraseBook
 
 
@@ -55,6 +56,15 @@ class Score(TypedDict):
     total: float
 
 
+class VoterLine(TypedDict):
+    """The seats that raised their mask against ``candidate`` in a round of a day's vote."""
+
+    day: int
+    round: int
+    candidate: int
+    seats: list[int]
+
+
 class ProtocolRecord(TypedDict):
     """The protocol of a game: the JSON a club keeps, and what the table is printed from."""
 
@@ -71,6 +81,8 @@ class ProtocolRecord(TypedDict):
     best_move: NotRequired[BestMove | None]
     team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[Score]]
+    # who voted against whom, where the host entered it (`3: 1 4 6 9`)
+    voters: NotRequired[list[VoterLine]]
 
 
 def is_fiim(protocol: ProtocolRecord) -> bool:
@@ -82,6 +94,7 @@ def build(
     state: GameState,
     extra: list[ExtraPoints] | None = None,
     names: Mapping[Seat, str] | None = None,
+    voters: Sequence[VoterList] = (),
 ) -> ProtocolRecord:
     """The protocol as typed data (stable keys, JSON-ready); a FIIM game's has the best move
     and the scores, with the referee's ``extra`` points added; a seat the host named has its
@@ -115,6 +128,11 @@ def build(
         if "team_loss" in record:
             protocol["team_loss"] = record["team_loss"]
         protocol["scores"] = _scores(record.get("scores", []), extra or [])
+    if voters:
+        protocol["voters"] = [
+            VoterLine(day=v.day, round=v.round, candidate=v.candidate, seats=list(v.voters))
+            for v in voters
+        ]
     return protocol
 
 
@@ -192,6 +210,14 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
             )
     if is_fiim(protocol):
         lines.extend(_fiim_lines(protocol, say))
+    if protocol.get("voters"):
+        lines.extend(["", say("voters")])
+        for line in protocol.get("voters", []):
+            label = say("vote") if line["round"] == 1 else say("revote")
+            lines.append(
+                "  " + say("voters_line", day=line["day"], vote=label,
+                           candidate=line["candidate"], seats=_seats(line["seats"]))
+            )  # fmt: skip
     lines.append("")
     winner = protocol["winner"]
     lines.append(

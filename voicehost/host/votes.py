@@ -52,6 +52,12 @@ def from_record(data: Any) -> VoterList | None:
 
 def voters_in(path: Path) -> list[VoterList]:
     """The voter lists that stand in a journal (undone counts take theirs with them)."""
+    return [voters for _, voters in standing(path)]
+
+
+def standing(path: Path) -> list[tuple[int, VoterList]]:
+    """(ordinal, voters) of the voter lists that stand: ``ordinal`` counts the undoable inputs
+    before the count the list belongs to (what an undo after a resume needs)."""
     try:
         lines = path.read_bytes().split(b"\n")
     except OSError:
@@ -77,7 +83,13 @@ def voters_in(path: Path) -> list[VoterList]:
                     break
         elif "voters" in record and stack:
             stack[-1] = (stack[-1][0], from_record(record["voters"]))
-    return [voters for _, voters in stack if voters is not None]
+    found: list[tuple[int, VoterList]] = []
+    ordinal = 0
+    for undoable, voters in stack:
+        if voters is not None:
+            found.append((ordinal, voters))
+        ordinal += 1 if undoable else 0
+    return found
 
 
 def voter_lines(path: Path) -> list[tuple[int, int, int, int]]:
