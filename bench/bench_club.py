@@ -40,7 +40,7 @@ from voicehost.testing.table import text_table  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = (ROOT / "examples" / "town-wins.txt").read_text(encoding="utf-8").splitlines()
-PEOPLE = [f"Игрок {n}" for n in range(1, 41)] + ["O'Neil \"Дед\" 🎲"]
+PEOPLE = [f"Игрок {n}" for n in range(1, 41)] + ['O\'Neil "Дед" 🎲']
 RECORD_GOAL = 0.050
 STANDINGS_GOAL = 1.0
 
