@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
@@ -260,6 +261,13 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
 
 
 def _typed_lines() -> Iterator[str]:
+    """What the host types for the marks; keys pressed before the question (the game's last
+    entries, the key that left the screen) are dropped, so they never answer it."""
+    if sys.stdin.isatty():
+        import termios
+
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
     while True:
         try:
             yield input("> ") if sys.stdin.isatty() else next(sys.stdin).rstrip("\n")
