@@ -53,7 +53,7 @@ def run_standings(args: argparse.Namespace) -> int:
     try:
         rows = database.standings(args.season)
         games = database.count_games(args.season)
-        player = args.player or (rows[0].name if rows else None)
+        player = _player(rows, args.player)
         series = database.series(player, args.season) if player and args.chart else []
     finally:
         database.close()
@@ -76,6 +76,16 @@ def run_standings(args: argparse.Namespace) -> int:
         standings.chart(rows, series, player, args.chart, say)
         print(book.screen("club_chart_written", {"path": args.chart}))
     return 0
+
+
+def _player(rows: list[Any], asked: str | None) -> str | None:
+    """The player the chart follows, as the club's records spell the name (the leader when
+    none is asked for)."""
+    from voicehost.host.names import key
+
+    if asked is None:
+        return rows[0].name if rows else None
+    return next((row.name for row in rows if key(row.name) == key(asked)), asked)
 
 
 def _write(path: Path, text: str) -> None:

@@ -154,11 +154,11 @@ def _draw(
                 f" {number(row.points)} ({row.games})", va="center", fontsize=8,
             )  # fmt: skip
         total = 0.0
-        steps = []
+        steps = [0.0]  # the season starts at nothing
         for _, value in series:
             total += value
             steps.append(total)
-        right.plot(range(1, len(steps) + 1), steps, marker="o", color="#1a3d8b")
+        right.plot(range(len(steps)), steps, marker="o", color="#1a3d8b")
         from matplotlib.ticker import MaxNLocator
 
         right.xaxis.set_major_locator(MaxNLocator(integer=True))
