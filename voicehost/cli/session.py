@@ -203,7 +203,8 @@ def play(
         package_log.removeHandler(notices)
     if host.over:
         print(write_protocol(host))
-        print(after_game(host))
+        print(after_game(host), flush=True)
+        finish_club_sending(settings, book)
     elif not journal_path.exists():
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
@@ -258,6 +259,19 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     if current is not None:
         shown.append(evening_report(current, book))
     return "\n".join(shown)
+
+
+def finish_club_sending(settings: Settings, book: PhraseBook) -> None:
+    """The game is over and shown: give the club's server a moment to take it; what it does
+    not take waits in the outbox, and the line says so."""
+    from voicehost.club import records
+
+    if not settings.club.database:
+        return
+    records.finish_sending(settings.club.sync_timeout_seconds + 1)
+    waiting = len(records.outbox_of(settings).waiting())
+    if waiting:
+        print(book.screen("club_outbox_pending", {"count": waiting}))
 
 
 def _typed_lines() -> Iterator[str]:

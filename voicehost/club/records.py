@@ -207,8 +207,27 @@ def record_finished(
             target=lambda: _send_quietly(settings), daemon=True, name="club-sync"
         )
         thread.start()
+        _SENDERS.append(thread)
         return Recorded(game, None)
     return Recorded(game, send_outbox(settings))
+
+
+_SENDERS: list[threading.Thread] = []
+
+
+def finish_sending(timeout: float) -> bool:
+    """Before the program exits: let the background sends finish, for at most ``timeout``
+    seconds in all (what they do not finish stays in the outbox). True when all finished."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while _SENDERS:
+        thread = _SENDERS[0]
+        thread.join(max(0.0, deadline - time.monotonic()))
+        if thread.is_alive():
+            return False
+        _SENDERS.pop(0)
+    return True
 
 
 def _send_quietly(settings: Settings) -> None:
