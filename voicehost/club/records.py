@@ -31,6 +31,13 @@ from voicehost.notices import LOG_ONLY
 log = logging.getLogger(__name__)
 
 
+def club_settings_of(path: Path) -> Settings:
+    """The settings of the config file at ``path`` (the club's commands read nothing else)."""
+    from voicehost.config import load
+
+    return load(path)
+
+
 def table_name(settings: Settings) -> str:
     return settings.club.table or socket.gethostname() or "table"
 
