@@ -18,7 +18,6 @@ from voicehost.club.standings import safe_cell
 from voicehost.host.names import NameRefused, parse_roster
 from voicehost.phrases import PhraseBook
 
-
 RU = PhraseBook.load("ru")
 
 
