@@ -17,7 +17,7 @@ from voicehost import config
 from voicehost.console.script import run_script
 from voicehost.console.terminal import LogScreen, screen_rows
 from voicehost.console.view import status_lines
-from voicehost.game.model import Seat
+from voicehost.game.model import Phase, Seat
 from voicehost.host import protocol
 from voicehost.host.journal import names_in
 from voicehost.host.names import (
@@ -200,3 +200,26 @@ def test_names_given_before_the_game_are_in_the_journal_header(tmp_path: Path) -
     header = json.loads((tmp_path / "g.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert header["names"] == {"2": "Вера"}
     assert isinstance(LogScreen, type)
+
+
+def test_the_voice_keeps_numbers_unless_the_club_asks_for_names() -> None:
+    import dataclasses
+
+    from voicehost.testing.table import text_table
+
+    base = config.load(None)
+    for voice_names in (False, True):
+        settings = dataclasses.replace(
+            base, club=dataclasses.replace(base.club, voice_names=voice_names)
+        )
+        host = text_table(settings=settings)
+        host.names = Names(10, {Seat(1): "Анна"})
+        host.start()
+        assert host.state is not None and host.state.phase.is_night
+        heard = len(host.transcript)
+        host.announce("day.speech_nomination", {"seat": 1})
+        # by night nothing is added: each night sounds the same whoever acts
+        assert len(host.transcript) == heard + 1
+        host.state.phase = Phase.DISCUSSION
+        host.announce("day.speech_nomination", {"seat": 1})
+        assert host.transcript[-1] == ("Имя: Анна." if voice_names else "Слово игроку номер один.")
