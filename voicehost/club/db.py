@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from voicehost.notices import LOG_ONLY
 
 log = logging.getLogger(__name__)
 
+#: How often a migration that lost a race with another table's is looked at again.
+MIGRATE_ATTEMPTS = 5
 #: The newest migration; a database at it needs no Alembic run (Alembic loads in ~0.2 s).
 HEAD = "0001"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -105,14 +108,18 @@ class ClubDatabase:
         """Bring the schema to the newest migration (nothing to do when it is there)."""
         from sqlalchemy.exc import DBAPIError
 
-        try:
-            if self.version() == HEAD:
+        for attempt in range(MIGRATE_ATTEMPTS):
+            try:
+                if self.version() == HEAD:
+                    return
+                self._upgrade()
                 return
-            self._upgrade()
-        except DBAPIError as exc:
-            if self.version() == HEAD:  # another table migrated it at the same moment
-                return
-            raise ClubDatabaseError(self._unreachable(exc)) from exc
+            except DBAPIError as exc:
+                # Another table may be migrating it this very moment (SQLite has no lock to
+                # wait on for that): look again shortly, then give up.
+                if attempt == MIGRATE_ATTEMPTS - 1:
+                    raise ClubDatabaseError(self._unreachable(exc)) from exc
+                time.sleep(0.2 * (attempt + 1))
 
     def version(self) -> str | None:
         from sqlalchemy import text
