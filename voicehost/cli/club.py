@@ -10,22 +10,20 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser(
-        "club",
-        help="the club's season: standings (table, CSV, chart), import, sync",
-        description="The club's records (docs/CLUB.md).",
-    )
+    from voicehost.cli.texts import text
+
+    parser = subparsers.add_parser("club", help=text("club"), description=text("club.description"))
     actions = parser.add_subparsers(dest="club_action", metavar="ACTION", required=True)
-    standings = actions.add_parser("standings", help="the season's rating")
-    standings.add_argument("--season", help="the season (default: every season)")
-    standings.add_argument("--csv", type=Path, help="also write the standings as CSV (- : stdout)")
-    standings.add_argument("--chart", type=Path, help="also draw the standings as a PNG")
-    standings.add_argument("--player", help="the player whose season the chart follows")
+    standings = actions.add_parser("standings", help=text("club.standings"))
+    standings.add_argument("--season", help=text("club.season"))
+    standings.add_argument("--csv", type=Path, help=text("club.csv"))
+    standings.add_argument("--chart", type=Path, help=text("club.chart"))
+    standings.add_argument("--player", help=text("club.player"))
     standings.set_defaults(func=run_standings)
-    importing = actions.add_parser("import", help="record earlier games from a folder")
-    importing.add_argument("folder", type=Path, help="a folder of journals and protocols")
+    importing = actions.add_parser("import", help=text("club.import"))
+    importing.add_argument("folder", type=Path, help=text("club.folder"))
     importing.set_defaults(func=run_import)
-    sync = actions.add_parser("sync", help="send the games waiting in the outbox")
+    sync = actions.add_parser("sync", help=text("club.sync"))
     sync.set_defaults(func=run_sync)
 
 

@@ -8,13 +8,12 @@ from typing import Any
 
 
 def register(subparsers: Any) -> None:
+    from voicehost.cli.texts import text
+
     parser = subparsers.add_parser(
-        "evening",
-        help="the club evening: start, status (its table), end",
-        description="Games played while an evening is open belong to it; its table of points "
-        "is shown after each game (docs/CLUB.md).",
+        "evening", help=text("evening"), description=text("evening.description")
     )
-    parser.add_argument("action", choices=("start", "status", "end"), help="what to do")
+    parser.add_argument("action", choices=("start", "status", "end"), help=text("evening.action"))
     parser.set_defaults(func=run)
 
 

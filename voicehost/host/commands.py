@@ -20,6 +20,7 @@ class Source(StrEnum):
 
     KEYBOARD = "keyboard"
     KEYPAD = "keypad"
+    REMOTE = "remote"  # the host's phone (voicehost.web), or the device's deal at night 0
     VOICE = "voice"
     TIMER = "timer"
 

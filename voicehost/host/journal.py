@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 #: ``on_saving(saving, reason)``: False when records start waiting in memory (``reason`` says
 #: why), True when they are all on disk again.
 SavingHook = Callable[[bool, str], None]
+#: ``on_moved(old, new)``: the journal file vanished under the host (its folder deleted, or the
+#: file replaced by a folder) and the whole game so far was written to ``new``.
+MovedHook = Callable[[Path, Path], None]
 #: Words for a rule violation's code and params (the phrase book's ``error``).
 Describe = Callable[[str, Mapping[str, Any]], str]
 
@@ -85,7 +88,9 @@ def _lock(descriptor: int, path: Path) -> None:
         os.close(descriptor)
         raise JournalBusy(
             f"the game in {path} is being hosted by another voicehost right now (is the "
-            "service running? `sudo systemctl stop voicehost`); stop that one first"
+            "service running? `sudo systemctl stop voicehost`); stop that one first",
+            phrase="journal_busy",
+            path=path,
         ) from exc
 
 
@@ -99,10 +104,12 @@ class Journal:
         *,
         on_saving: SavingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_moved: MovedHook | None = None,
     ) -> None:
         self.path = path
         self._descriptor = descriptor
         self._on_saving = on_saving
+        self._on_moved = on_moved
         self._clock = clock
         self._pending: list[bytes] = []  # whole lines not yet on disk, oldest first
         self._written_of_first = 0  # bytes of _pending[0] already written (a short write)
@@ -129,6 +136,7 @@ class Journal:
         *,
         on_saving: SavingHook | None = None,
         extra: Mapping[str, Any] | None = None,
+        on_moved: MovedHook | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
@@ -143,7 +151,7 @@ class Journal:
             "game": {**settings.game.to_record(), "language": settings.language},
         }
         header.update({key: value for key, value in (extra or {}).items() if value})
-        journal = cls(path, None, on_saving=on_saving)
+        journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")
         journal._pending.append(_line(header))
@@ -151,7 +159,13 @@ class Journal:
         return journal
 
     @classmethod
-    def reopen(cls, path: Path, *, on_saving: SavingHook | None = None) -> Journal:
+    def reopen(
+        cls,
+        path: Path,
+        *,
+        on_saving: SavingHook | None = None,
+        on_moved: MovedHook | None = None,
+    ) -> Journal:
         """Continue appending to an existing journal (after a resume), holding its lock.
 
         A line torn by a power cut (or garbage after the last whole line) is cut off first and
@@ -178,7 +192,7 @@ class Journal:
         except OSError as exc:
             os.close(descriptor)
             raise JournalError(f"cannot repair journal {path}: {storage.reason(exc)}") from exc
-        return cls(path, descriptor, on_saving=on_saving)
+        return cls(path, descriptor, on_saving=on_saving, on_moved=on_moved)
 
     def append(self, event: Input, source: str) -> None:
         self._write({"input": to_json(event), "source": source, "at": round(time.time(), 3)})
@@ -231,6 +245,8 @@ class Journal:
                 self._unsynced = True
             os.fsync(self._descriptor)
             self._unsynced = False
+            if not self._still_there():
+                self._move_to_new_file()
         except OSError as exc:
             self._failed(exc)
             return
@@ -248,7 +264,8 @@ class Journal:
         """Create the file (owner-only, locked); a failed first write leaves no empty file."""
         storage.private_folder(self.path.parent)
         try:
-            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+            # read-write: a journal whose name vanishes is copied from this descriptor
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {self.path} already exists; use `voicehost resume`"
@@ -268,6 +285,51 @@ class Journal:
         storage.sync_folder(self.path.parent)
         self._pending.pop(0)
         return descriptor
+
+    def _still_there(self) -> bool:
+        """Whether the journal's name still leads to the file being written: a deleted folder
+        or a folder put in the file's place leaves the host writing to a file nobody can find,
+        which a crash would lose."""
+        assert self._descriptor is not None
+        try:
+            named = os.stat(self.path)
+        except OSError:
+            return False
+        mine = os.fstat(self._descriptor)
+        return mine.st_nlink > 0 and (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+
+    def _move_to_new_file(self) -> None:
+        """Write the whole game so far (the lost file is still open: it holds every line) to a
+        new journal beside where the old one was, and go on writing there."""
+        assert self._descriptor is not None
+        old_path, old = self.path, self._descriptor
+        size = os.fstat(old).st_size
+        data = os.pread(old, size, 0)
+        storage.private_folder(old_path.parent)
+        new_path = _free_name(old_path)
+        descriptor = os.open(new_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+        try:
+            _lock(descriptor, new_path)
+            written = 0
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+            os.fsync(descriptor)
+        except OSError:
+            os.close(descriptor)
+            new_path.unlink(missing_ok=True)
+            raise
+        storage.sync_folder(new_path.parent)
+        os.close(old)
+        self._descriptor, self.path = descriptor, new_path
+        log.warning(
+            "journal %s vanished (its folder was deleted or the file replaced): the whole game "
+            "so far is written to %s",
+            old_path,
+            new_path,
+            extra=LOG_ONLY,  # the host says it on the screen, by day
+        )
+        if self._on_moved is not None:
+            self._on_moved(old_path, new_path)
 
     def _failed(self, exc: OSError) -> None:
         self._next_try = self._clock() + RETRY_SECONDS
@@ -300,6 +362,16 @@ class Journal:
         if self._descriptor is not None:
             os.close(self._descriptor)
             self._descriptor = None
+
+
+def _free_name(path: Path) -> Path:
+    """``path`` if nothing is there now, else ``<stem>-saved-<n><suffix>`` beside it."""
+    if not os.path.lexists(path):
+        return path
+    number = 1
+    while os.path.lexists(candidate := path.with_name(f"{path.stem}-saved-{number}{path.suffix}")):
+        number += 1
+    return candidate
 
 
 def _line(record: dict[str, Any]) -> bytes:
@@ -454,6 +526,21 @@ def newest_unfinished(directory: Path, *, played_only: bool = False) -> Path | N
     return _newest(unfinished(directory), played_only=played_only)
 
 
+def in_use(path: Path) -> bool:
+    """Whether another voicehost is hosting the game of ``path`` right now (it holds the lock)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)  # closing releases a lock taken here
+    return False
+
+
 def newest_game(directory: Path) -> Path | None:
     """The most recent journal in ``directory``, finished or not (a played one first)."""
     return _newest(journals(directory), played_only=False)
@@ -525,7 +612,8 @@ def choose_resumable(
     (with a message each) those that cannot; ``None`` when a new game should start.
 
     ``check(path)`` replays a journal and raises JournalError when it cannot be resumed. A
-    journal another host holds right now is passed over, not set aside.
+    journal another host holds right now raises JournalBusy: a game is being hosted on this
+    machine, and a second one must not start beside it.
     """
     messages: list[str] = []
     good: list[Path] = []
@@ -535,14 +623,10 @@ def choose_resumable(
         try:
             check(path)
             descriptor = os.open(path, os.O_RDONLY)
-            try:
-                _lock(descriptor, path)  # closes it when busy
-            except JournalBusy as exc:
-                messages.append(str(exc))
-                continue
+            _lock(descriptor, path)  # closes it and raises JournalBusy when another host holds it
             os.close(descriptor)
         except JournalBusy:
-            continue
+            raise
         except (JournalError, OSError) as exc:
             reason = str(exc).removeprefix(f"{path}, ").removeprefix(f"{path} ")
             message = set_aside(path, reason)

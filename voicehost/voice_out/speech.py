@@ -21,6 +21,7 @@ from voicehost.clips import Clip, concatenate, normalise, resample, silence
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.notices import notice
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Segment, Utterance
 from voicehost.voice_out.cache import AudioCache, BuildReport
 from voicehost.voice_out.tts import EspeakSynthesizer, engine_version, voice_choice
@@ -55,9 +56,28 @@ class PrepareReport:
 
     def describe(self) -> str:
         """One line for a person."""
-        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)"]
+        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)."]
         if self.build is not None:
             parts.append(self.build.describe())
+        return " ".join(parts)
+
+    def said(self, book: PhraseBook) -> str:
+        """The same in the book's language: what is ready, and what the cache did."""
+        parts = [book.screen("phrases_ready", {"pieces": self.pieces, "pack": self.from_pack})]
+        if self.build is not None:
+            build = self.build
+            parts.append(
+                book.screen(
+                    "phrases_cache",
+                    {
+                        "folder": build.folder,
+                        "total": build.rendered + build.cached,
+                        "rendered": build.rendered,
+                        "cached": build.cached,
+                        "seconds": f"{build.seconds:.1f}",
+                    },
+                )
+            )
         return " ".join(parts)
 
 
