@@ -223,3 +223,16 @@ def test_the_voice_keeps_numbers_unless_the_club_asks_for_names() -> None:
         host.state.phase = Phase.DISCUSSION
         host.announce("day.speech_nomination", {"seat": 1})
         assert host.transcript[-1] == ("Имя: Анна." if voice_names else "Слово игроку номер один.")
+
+
+def test_the_board_gets_the_names_by_day_and_nothing_by_night() -> None:
+    from voicehost.host.table import table_view
+    from voicehost.testing.table import text_table
+
+    host = text_table("ru")
+    host.names = Names(10, {Seat(3): "Вера <b>"})
+    host.start()
+    assert "seats" not in table_view(host).to_public()  # night 0: nothing of the table
+    host.state.phase = Phase.DISCUSSION  # type: ignore[union-attr]
+    seats = table_view(host).to_public()["seats"]
+    assert seats[2]["name"] == "Вера <b>" and seats[0]["name"] is None
