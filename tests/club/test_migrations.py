@@ -31,3 +31,25 @@ def test_the_migrations_make_the_tables_the_code_queries(tmp_path: Path) -> None
         assert database.version() == db.HEAD
     finally:
         database.close()
+
+
+def test_a_migration_killed_half_way_leaves_nothing_half_made(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    killed = f"""
+import os
+from alembic.operations import Operations
+from voicehost.club import db
+def die(*args, **kwargs):
+    os._exit(9)  # the power goes after the first tables were made, before the rest
+Operations.create_index = die
+db.open_database(db.url_for("", __import__("pathlib").Path({str(tmp_path)!r})))
+"""
+    assert subprocess.run([sys.executable, "-c", killed], check=False).returncode == 9
+    database = db.open_database(db.url_for("", tmp_path))
+    try:
+        assert database.version() == db.HEAD
+        assert database.count_games() == 0
+    finally:
+        database.close()

@@ -91,11 +91,23 @@ class ClubDatabase:
 
             @event.listens_for(self.engine, "connect")
             def _pragmas(connection: Any, _record: Any) -> None:
+                # Python's sqlite3 commits DDL on its own, statement by statement: a kill in the
+                # middle of the first migration would leave half a schema that no migration can
+                # finish. Transactions are begun here instead (``_begin``), so a migration is
+                # whole or not at all, like every game's record.
+                connection.isolation_level = None
                 cursor = connection.cursor()
                 cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
                 cursor.execute("PRAGMA synchronous=FULL")
                 cursor.execute("PRAGMA foreign_keys=ON")
                 cursor.close()
+
+            @event.listens_for(self.engine, "begin")
+            def _begin(connection: Any) -> None:
+                # A migration takes the write lock at once: a second table starting at the same
+                # moment waits for it, then finds the schema made.
+                immediate = connection.get_execution_options().get("immediate", False)
+                connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
         else:
             self.engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": timeout})
 
@@ -139,7 +151,10 @@ class ClubDatabase:
 
         config = Config()
         config.set_main_option("script_location", str(MIGRATIONS))
-        with self.engine.begin() as connection:
+        with (
+            self.engine.connect().execution_options(immediate=True) as connection,
+            connection.begin(),
+        ):
             if not self.is_sqlite:  # two tables starting at once: one migrates, one waits
                 connection.execute(text("SELECT pg_advisory_xact_lock(70250001)"))
             config.attributes["connection"] = connection

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.club.facts import GameFacts
-from voicehost.host import storage
+from voicehost.club.files import write_whole
 from voicehost.host.names import key as name_key
 
 FILE = "evening.json"
@@ -47,11 +47,7 @@ def current(folder: Path) -> dict[str, Any] | None:
 
 
 def _save(folder: Path, data: dict[str, Any]) -> None:
-    storage.private_folder(folder)
-    temporary = folder / f".{FILE}.tmp"
-    storage.write_private(temporary, json.dumps(data, ensure_ascii=False, indent=1).encode())
-    temporary.replace(path_in(folder))
-    storage.sync_folder(folder)
+    write_whole(path_in(folder), json.dumps(data, ensure_ascii=False, indent=1).encode())
 
 
 def start(folder: Path, table: str, season: str) -> dict[str, Any]:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from voicehost.club.db import ClubDatabase, ClubDatabaseError
 from voicehost.club.facts import GameFacts
-from voicehost.host import storage
+from voicehost.club.files import write_whole
 from voicehost.notices import LOG_ONLY
 
 log = logging.getLogger(__name__)
@@ -44,12 +43,8 @@ class Outbox:
 
     def put(self, facts: GameFacts) -> Path:
         """Keep a game until the database has it (atomic: whole or not at all)."""
-        storage.private_folder(self.folder)
         target = self.path_of(facts["id"])
-        temporary = self.folder / f".{facts['id']}.tmp"
-        storage.write_private(temporary, json.dumps(facts, ensure_ascii=False).encode("utf-8"))
-        os.replace(temporary, target)
-        storage.sync_folder(self.folder)
+        write_whole(target, json.dumps(facts, ensure_ascii=False).encode("utf-8"))
         return target
 
     def waiting(self) -> list[Path]:
@@ -84,7 +79,8 @@ class Outbox:
                 sent.problem = str(exc)
                 break
             (sent.recorded if new else sent.already).append(facts["id"])
+            # No folder sync: a file that comes back after a power cut is sent again, and the
+            # database, which has the game, writes nothing.
             path.unlink(missing_ok=True)
-            storage.sync_folder(self.folder)
         sent.waiting = len(self.waiting())
         return sent

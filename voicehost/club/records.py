@@ -20,6 +20,7 @@ from typing import Any
 
 from voicehost.club import evening, facts
 from voicehost.club.db import ClubDatabase, ClubDatabaseError, open_database, url_for
+from voicehost.club.files import write_unsynced
 from voicehost.club.outbox import Outbox, Sent
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -203,7 +204,9 @@ def record_finished(
     game = facts_of(settings, journal, state)
     outbox = outbox_of(settings)
     outbox.put(game)
-    storage.write_private(recorded_marker(journal), game["id"].encode())
+    # The marker only spares a second try: lost in a power cut, the game is put in the outbox
+    # again (the same id), and the database writes nothing twice.
+    write_unsynced(recorded_marker(journal), game["id"].encode())
     evening.add_game(data_dir(settings), game)
     if not send:
         return Recorded(game, None)
