@@ -2,8 +2,10 @@
 
 #: The subcommands, one module of this package each; each has ``register(subparsers)``.
 SUBCOMMANDS = (
+    "club",
     "demo",
     "doctor",
+    "evening",
     "listen",
     "models",
     "phrases",

@@ -32,6 +32,7 @@ def register(subparsers: Any) -> None:
         help=text("play.preset"),
     )
     parser.add_argument("--journal", type=Path, help=text("play.journal"))
+    parser.add_argument("--roster", type=Path, help=text("play.roster"))
     parser.add_argument("--text", action="store_true", help=text("play.text"))
     parser.add_argument("--plain", action="store_true", help=text("play.plain"))
     parser.add_argument("--audio-out", type=Path, help=text("play.audio_out"))
@@ -106,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
     elif journal is None:
         journal = offer_resume(settings, sys.stdin)
         resume = journal is not None
+    names = None if resume else starting_names(settings, args.roster)
     return session.play(
         settings,
         journal_path=journal or session.new_journal_path(settings),
@@ -114,9 +116,25 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
         set_aside=set_aside,
+        names=names,
         web=args.web or settings.web.enabled,
         web_required=args.web,
     )
+
+
+def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, str]:
+    """The names a new game starts with: the roster's, else the open evening's last game's."""
+    from voicehost.host.names import NameRefused, from_record, read_roster
+
+    players = settings.game.players
+    if roster is not None:
+        try:
+            return dict(read_roster(roster, players))
+        except NameRefused as exc:
+            raise VoicehostError(exc.in_words(PhraseBook.load(settings.language))) from exc
+    from voicehost.club import evening, records
+
+    return dict(from_record(evening.carried_names(records.data_dir(settings)), players))
 
 
 def boot_journal(settings: config.Settings) -> tuple[Path | None, list[str]]:

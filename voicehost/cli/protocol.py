@@ -14,9 +14,11 @@ from voicehost.cli.play import settings_for
 from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol, scores
-from voicehost.host.journal import newest_game
+from voicehost.host.journal import names_in, newest_game
+from voicehost.host.names import from_record
 from voicehost.host.protocol import ExtraPoints
 from voicehost.host.replay import Replayed, replay_journal
+from voicehost.host.votes import voters_in
 from voicehost.phrases import PhraseBook
 
 
@@ -53,7 +55,10 @@ def run(args: argparse.Namespace) -> int:
         extra = enter_points(replayed, extra, book, path.stem, lines, _tell)
         scores.save(extra_path, extra, book)
         _tell(book.screen("score_saved", {"path": extra_path}))
-    data = protocol.build(replayed.state, extra)
+    players = replayed.settings.game.players
+    data = protocol.build(
+        replayed.state, extra, from_record(names_in(path), players), voters_in(path)
+    )
     print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
     try:
         json_path, text_path = protocol.write(data, protocol_dir, path.stem, book)

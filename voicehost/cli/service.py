@@ -44,6 +44,7 @@ STATE_DIRECTORY = "voicehost"
 STATE_ROOT = Path("/var/lib")
 JOURNAL_DIR = f"%S/{STATE_DIRECTORY}/journals"
 PROTOCOL_DIR = f"%S/{STATE_DIRECTORY}/protocols"
+CLUB_DIR = f"%S/{STATE_DIRECTORY}/club"  # the evening, the outbox, the club's SQLite file
 
 
 @dataclass(frozen=True)
@@ -141,6 +142,7 @@ StateDirectory={STATE_DIRECTORY}
 StateDirectoryMode=0700
 Environment=VOICEHOST_JOURNAL_DIR={JOURNAL_DIR}
 Environment=VOICEHOST_PROTOCOL_DIR={PROTOCOL_DIR}
+Environment=VOICEHOST_CLUB_DIR={CLUB_DIR}
 UMask=0077
 ExecStart={exec_start}
 Restart=on-failure

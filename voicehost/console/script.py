@@ -227,4 +227,5 @@ def _print(out: TextIO | None, text: str) -> None:
 
 def _protocol(host: Host) -> protocol_module.ProtocolRecord:
     assert host.state is not None  # the game has started
-    return protocol_module.build(host.state)
+    voters = [voters for _, voters in host.voter_lists]
+    return protocol_module.build(host.state, names=host.names.as_dict(), voters=voters)

@@ -39,6 +39,8 @@ from voicehost.errors import VoicehostError
 from voicehost.host.actions import CONFIRM_WORDS
 from voicehost.host.commands import Deliver, Quit
 from voicehost.host.loop import Host
+from voicehost.host.names import char_width
+from voicehost.host.names import width as cells
 from voicehost.host.table import table_view
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
@@ -389,10 +391,40 @@ def screen_rows(
 
 
 def _wrapped(line: str, width: int | None) -> list[str]:
-    """``line`` as rows of at most ``width`` characters, broken at spaces where it can be."""
-    if width is None or width < 10 or len(line) <= width:
+    """``line`` as rows of at most ``width`` terminal cells, broken at spaces where it can be.
+
+    Cells, not characters: a player's name may hold wide characters (two cells each) or
+    combining marks (none), and a row must never run past the edge of the screen."""
+    if width is None or width < 10 or cells(line) <= width:
         return [line]
-    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    if line.isascii():
+        return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    rows: list[str] = []
+    row = ""
+    for word in line.split(" "):
+        candidate = f"{row} {word}" if row else word
+        if cells(candidate) <= width:
+            row = candidate
+            continue
+        if row:
+            rows.append(row)
+        row = "  " + word if rows or row else word
+        while cells(row) > width:  # one word longer than the row: cut it
+            cut = _fit(row, width)
+            rows.append(cut)
+            row = "  " + row[len(cut) :]
+    rows.append(row)
+    return rows
+
+
+def _fit(text: str, width: int) -> str:
+    """The longest start of ``text`` that takes at most ``width`` cells (at least one char)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += char_width(char)
+        if used > width:
+            return text[: max(1, index)]
+    return text
 
 
 #: Home, clear the screen, clear the scrollback (xterm, VTE, the Linux console).

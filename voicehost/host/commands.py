@@ -75,8 +75,26 @@ class Deliver:
 
 
 @dataclass(frozen=True)
+class Name:
+    """Give seat ``seat`` a player's name (``text`` as typed; "" takes the name away)."""
+
+    seat: int
+    text: str
+    source: Source = Source.KEYBOARD
+
+
+@dataclass(frozen=True)
+class Voters:
+    """Who raised their mask against ``candidate`` (`3: 1 4 6 9`): the count is their number."""
+
+    candidate: int
+    seats: tuple[int, ...]
+    source: Source = Source.KEYBOARD
+
+
+@dataclass(frozen=True)
 class Quit:
     """Stop hosting; the journal keeps the game for `voicehost resume`."""
 
 
-Command = Submit | Undo | TogglePause | VoiceStop | KeypadStatus | Deliver | Quit
+Command = Submit | Undo | TogglePause | VoiceStop | KeypadStatus | Deliver | Name | Voters | Quit

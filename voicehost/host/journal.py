@@ -135,19 +135,22 @@ class Journal:
         settings: Settings,
         *,
         on_saving: SavingHook | None = None,
+        extra: Mapping[str, Any] | None = None,
         on_moved: MovedHook | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
         A journal that cannot be created now (a full or read-only disk, no folder) is no reason
         to stop the game: the header waits in memory with the inputs, no empty file is left
-        behind, and ``on_saving(False, ...)`` says so.
+        behind, and ``on_saving(False, ...)`` says so. ``extra`` is the host's own data about the
+        game (the players' ``names``, the club's ``evening`` and ``table``): replay ignores it.
         """
-        header = {
+        header: dict[str, Any] = {
             "format": FORMAT,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
+        header.update({key: value for key, value in (extra or {}).items() if value})
         journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")
@@ -196,6 +199,14 @@ class Journal:
 
     def append_undo(self, source: str) -> None:
         self._write({"undo": True, "source": source, "at": round(time.time(), 3)})
+
+    def append_names(self, names: Mapping[str, str], source: str) -> None:
+        """Names given during the game (seat key -> name, "" when taken away)."""
+        self._write({"names": dict(names), "source": source, "at": round(time.time(), 3)})
+
+    def append_voters(self, voters: Mapping[str, Any]) -> None:
+        """Who voted against whom, for the count just written (host data: replay skips it)."""
+        self._write({"voters": dict(voters), "at": round(time.time(), 3)})
 
     def append_note(self, note: dict[str, Any]) -> None:
         """A line that replay ignores (e.g. 'resumed at')."""
@@ -414,12 +425,34 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
             except BadRecord as exc:
                 raise JournalError(f"{path}, line {number}: {exc}") from exc
             entries.append(JournalEntry(event, source, line=number))
-        elif "note" not in record:
+        elif not {"note", "names", "voters"} & record.keys():
             raise JournalError(
                 f"{path}, line {number}: not a record this voicehost knows (keys: "
                 f"{', '.join(sorted(map(str, record))) or 'none'}); a newer voicehost's journal?"
             )
     return header, entries
+
+
+def names_in(path: Path) -> dict[str, str]:
+    """The players' names a journal holds (seat key -> name, as last given; the header's first,
+    then each ``names`` line). Unreadable names are passed over: they are not the game."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    names: dict[str, str] = {}
+    try:
+        for _, record in _parse(path, data):
+            given = record.get("names")
+            if isinstance(given, dict):
+                for seat, name in given.items():
+                    if isinstance(name, str) and name:
+                        names[str(seat)] = name
+                    else:
+                        names.pop(str(seat), None)
+    except JournalError:
+        pass  # a damaged line: the names up to it stand
+    return names
 
 
 def _drop_torn_tail(descriptor: int) -> None:
