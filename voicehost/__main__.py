@@ -1,7 +1,10 @@
 """The voicehost command line: wiring only.
 
-Each subcommand lives in ``voicehost/cli/<name>.py`` (listed in ``voicehost.cli.SUBCOMMANDS``)
-and exposes ``register(subparsers) -> None``; the parser it adds sets ``func(args) -> int``.
+Each subcommand lives in ``voicehost/cli/<name>.py`` (listed, with its one-line help, in
+``voicehost.cli.SUBCOMMANDS``) and exposes ``register(subparsers) -> None``; the parser it adds
+sets ``func(args) -> int``. Only the subcommand being run is imported and registered in full;
+the others are names with their line of help, so ``voicehost --help`` imports no
+implementation (numpy, yaml, curses, the rules) at all.
 """
 
 from __future__ import annotations
@@ -16,7 +19,8 @@ from voicehost import __version__, cli
 from voicehost.errors import VoicehostError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: the chosen subcommand in full, the others by name and help."""
     parser = argparse.ArgumentParser(
         prog="voicehost",
         description="Offline voice host for the party game Mafia.",
@@ -28,13 +32,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="settings file (default: config.yaml beside the package)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in cli.SUBCOMMANDS:
-        importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
+    chosen = chosen_subcommand(sys.argv[1:] if argv is None else argv)
+    for name, line in cli.SUBCOMMANDS.items():
+        if name == chosen:
+            importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=line)
     return parser
 
 
+def chosen_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs (the first word that is not an option), or None."""
+    words = iter(argv)
+    for word in words:
+        if len(word) > 2 and "--config".startswith(word):  # argparse takes `--conf` too
+            next(words, None)  # its value, which may be any word
+        elif word == "--":
+            word = next(words, "")
+            return word if word in cli.SUBCOMMANDS else None
+        elif not word.startswith("-"):
+            return word if word in cli.SUBCOMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if getattr(args, "func", None) is None:
         parser.print_help()

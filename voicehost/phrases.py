@@ -41,6 +41,7 @@ from typing import Any, Protocol
 
 import yaml
 
+from voicehost import yamltext
 from voicehost.errors import VoicehostError
 from voicehost.ports import Segment, Utterance
 
@@ -300,7 +301,7 @@ def _read_book(language: str, folder: Path) -> tuple[Path, yaml.Node]:
             f"(available: {available}); set `language:` in config.yaml to one of them"
         )
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = yamltext.compose(path.read_text(encoding="utf-8"))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f"line {mark.line + 1}" if mark is not None else "unknown line"

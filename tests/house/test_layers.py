@@ -20,6 +20,7 @@ LAYERS = {
     "game": 1,
     "ports": 2,
     "clips": 2,
+    "yamltext": 2,
     "config": 3,
     "phrases": 3,
     "host": 4,

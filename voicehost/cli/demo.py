@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.errors import DeviceError, VoicehostError
 
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo-10.txt"
@@ -34,7 +34,7 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost demo``."""
     parser = subparsers.add_parser(
         "demo",
-        help="play a whole scripted 10-player game into demo.wav",
+        help=cli.SUBCOMMANDS["demo"],
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -28,7 +28,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.voice_out.sound_probe import sound_system_crash
@@ -641,7 +641,7 @@ def register(subparsers: Any) -> None:
     """Add `voicehost doctor`."""
     parser = subparsers.add_parser(
         "doctor",
-        help="check sound, microphone, voice, model, keypad and disk; say what to fix",
+        help=cli.SUBCOMMANDS["doctor"],
         description=__doc__,
     )
     parser.add_argument("--no-tone", action="store_true", help="do not play the test tone")

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.clock import FakeClock, MonotonicClock
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -48,7 +48,7 @@ CATCH_UP_SECONDS = 30.0
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "listen",
-        help="print what the listener hears and decides (a recording, or the microphone)",
+        help=cli.SUBCOMMANDS["listen"],
         description="Without --wav: a microphone check; say a sentence and a stop word.",
     )
     parser.add_argument(

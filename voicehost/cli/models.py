@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.voice_in.models import (
     MODELS,
     fetch,
@@ -23,7 +23,7 @@ from voicehost.voice_in.models import (
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "models",
-        help="fetch, install (from a zip) or list the Vosk speech models",
+        help=cli.SUBCOMMANDS["models"],
         description="Speech models that hear «спасибо» / «пас», kept in listener.models_dir.",
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")

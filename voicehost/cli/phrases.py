@@ -22,7 +22,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.errors import VoicehostError
 
 
@@ -30,7 +30,7 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost phrases build|check``."""
     parser = subparsers.add_parser(
         "phrases",
-        help="prepare the announcements' audio, or check a voice pack",
+        help=cli.SUBCOMMANDS["phrases"],
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

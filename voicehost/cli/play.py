@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from voicehost import config
-from voicehost.cli import session
+from voicehost import cli, config
 from voicehost.errors import VoicehostError
 from voicehost.game.rules import PRESETS
 from voicehost.phrases import PhraseBook
@@ -19,7 +18,7 @@ from voicehost.phrases import PhraseBook
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
-        help="host a game (keyboard, voice, keypad), or play a script",
+        help=cli.SUBCOMMANDS["play"],
         description="Host a whole game. With --script, play a command file on a fake clock "
         "and print the announcement transcript (see the README's keyboard reference).",
     )
@@ -89,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     elif journal is None:
         journal = offer_resume(settings, sys.stdin)
         resume = journal is not None
+    from voicehost.cli import session
+
     return session.play(
         settings,
         journal_path=journal or session.new_journal_path(settings),

@@ -8,22 +8,20 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.play import settings_for
-from voicehost.errors import VoicehostError
-from voicehost.game.model import Phase
-from voicehost.host import protocol, scores
-from voicehost.host.journal import newest_game
-from voicehost.host.protocol import ExtraPoints
-from voicehost.host.replay import Replayed, replay_journal
-from voicehost.phrases import PhraseBook
+from voicehost import cli
+
+if TYPE_CHECKING:
+    from voicehost.host.protocol import ExtraPoints
+    from voicehost.host.replay import Replayed
+    from voicehost.phrases import PhraseBook
 
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "protocol",
-        help="print and write the protocol of a game from its journal",
+        help=cli.SUBCOMMANDS["protocol"],
     )
     parser.add_argument(
         "journal", nargs="?", help="journal file (default: the last game, finished or not)"
@@ -38,6 +36,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from voicehost.cli.play import settings_for
+    from voicehost.errors import VoicehostError
+    from voicehost.host import protocol, scores
+    from voicehost.host.journal import newest_game
+    from voicehost.host.replay import replay_journal
+    from voicehost.phrases import PhraseBook
+
     settings = settings_for(args)
     folder = settings.path(settings.storage.journal_dir)
     path = Path(args.journal) if args.journal else newest_game(folder)
@@ -76,6 +81,10 @@ def enter_points(
 ) -> list[ExtraPoints]:
     """Read ``SEAT POINTS COMMENT`` lines until an empty one (or the end of input); a wrong
     line is refused with its reason and the referee types it again. Returns the points kept."""
+    from voicehost.errors import VoicehostError
+    from voicehost.game.model import Phase
+    from voicehost.host import protocol, scores
+
     rules = replayed.settings.game
     if rules.rules.preset != "fiim":
         raise VoicehostError(book.screen("score_not_fiim"))

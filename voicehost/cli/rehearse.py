@@ -27,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from voicehost import config
+from voicehost import cli, config
 from voicehost.errors import VoicehostError
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost rehearse``."""
     parser = subparsers.add_parser(
         "rehearse",
-        help="speak the announcements one by one (or list them, or render them to files)",
+        help=cli.SUBCOMMANDS["rehearse"],
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from voicehost import cli
 from voicehost.cli import session
 from voicehost.cli.play import run_script_file, settings_for
 from voicehost.errors import VoicehostError
@@ -14,7 +15,7 @@ from voicehost.errors import VoicehostError
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "resume",
-        help="carry on an unfinished game from its journal",
+        help=cli.SUBCOMMANDS["resume"],
         description="Rebuild the exact state of a game from its journal and carry on. "
         "Without JOURNAL, the newest unfinished game is resumed.",
     )

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import voicehost
-from voicehost import config
+from voicehost import cli, config
 from voicehost.errors import VoicehostError
 
 UNIT_NAME = "voicehost.service"
@@ -346,7 +346,7 @@ def register(subparsers: Any) -> None:
     """Add `voicehost service install|uninstall|status`."""
     parser = subparsers.add_parser(
         "service",
-        help="start the host at boot (systemd): install, uninstall, status",
+        help=cli.SUBCOMMANDS["service"],
         description=__doc__,
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
