@@ -77,6 +77,10 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_for(args)
+    if args.script is None and not args.text and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # answered on the other core while the game is being set up
     if args.script is not None:
         return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
     resume = False

@@ -102,6 +102,10 @@ def play(
     ``set_aside`` are the messages of journals the boot service could not resume: each is shown
     and logged, and the table hears once that the last game cannot go on.
     """
+    if not text_only and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # `play` started it already; `resume` starts it here
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()

@@ -5,9 +5,11 @@ pieces are levelled one by one to ``audio.target_loudness_dbfs`` (so a recorded 
 synthesised «Слово игроку номер» sound equally loud), then joined with the pauses the full
 text's punctuation asks for.
 
-``prepare()`` runs before the game: it fills the cache and loads every piece into memory, so
-saying a phrase in the game is a dictionary lookup and a concatenation, never synthesis. A
-piece nobody predicted is synthesised once, with a warning that names it and the fix.
+``prepare()`` runs before the game: it makes sure every piece is in the cache (whole, by its
+headers), so saying a phrase in the game is never synthesis. A piece is read and levelled the
+first time it is said (about half a millisecond) and kept in memory; a game start reads none of
+them, and the pieces a game never says are never read. A piece nobody predicted is synthesised
+once, with a warning that names it and the fix.
 """
 
 from __future__ import annotations
@@ -114,6 +116,8 @@ class SpeechLibrary:
         self.cache = cache
         self.pack = pack
         self._by_text: dict[str, Clip] = {}
+        self._prepared: set[str] = set()
+        """Texts ``prepare()`` put in the cache, not yet read."""
         self._pack_clips: dict[str, Clip] = {}
         self._pack_key_for_text: dict[str, str] = {}
         self.live_syntheses: list[str] = []
@@ -121,13 +125,12 @@ class SpeechLibrary:
     # --- before the game ---
 
     def prepare(self, segments: Iterable[Segment]) -> PrepareReport:
-        """Fill the cache for every piece the pack lacks, and load every piece into memory."""
+        """Fill the cache for every piece the pack lacks; each is read when first said."""
         pieces = list(segments)
         self._index_pack(pieces)
         to_synthesise = [p.text for p in pieces if self._pack_key(p) is None]
         build = self.cache.fill(to_synthesise) if self.cache is not None else None
-        for text in dict.fromkeys(to_synthesise):
-            self._by_text[text] = self._synthesised(text)
+        self._prepared.update(to_synthesise)
         from_pack = len(pieces) - len(to_synthesise)
         return PrepareReport(len(pieces), from_pack, build)
 
@@ -155,7 +158,9 @@ class SpeechLibrary:
             return self._from_pack(key)
         clip = self._by_text.get(segment.text)
         if clip is None:
-            clip = self._late(segment)
+            clip = self._cached(segment.text) if segment.text in self._prepared else None
+            if clip is None:  # unprepared, or its file went missing since
+                clip = self._late(segment)
             self._by_text[segment.text] = clip
         return clip
 
@@ -190,12 +195,11 @@ class SpeechLibrary:
             self._pack_clips[key] = clip
         return clip
 
-    def _synthesised(self, text: str) -> Clip:
+    def _cached(self, text: str) -> Clip | None:
+        """A prepared piece read from the cache and levelled (None: its file is gone)."""
         assert self.cache is not None
         clip = self.cache.load(text)
-        if clip is None:
-            clip = self.cache.render(text)
-        return self._level(clip)
+        return None if clip is None else self._level(clip)
 
     def _late(self, segment: Segment) -> Clip:
         """A piece nobody prepared: synthesise it once now, and say so."""
