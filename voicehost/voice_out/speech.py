@@ -17,15 +17,13 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from voicehost.clips import Clip, concatenate, normalise, resample, silence
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.notices import notice
 from voicehost.ports import Segment, Utterance
-from voicehost.voice_out.cache import AudioCache, BuildReport
-from voicehost.voice_out.tts import EspeakSynthesizer, engine_version, voice_choice
+from voicehost.voice_out.cache import AudioCache, PrepareReport, settings_cache
 from voicehost.voice_out.voicepack import VoicePack, phrase_of
 
 log = logging.getLogger(__name__)
@@ -45,22 +43,6 @@ COUNT_PAUSE_SECONDS = 0.6
 
 _SENTENCE_END = re.compile(r"[.!?]")
 _CLAUSE_END = re.compile(r"[,:;—–-]")
-
-
-@dataclass(frozen=True)
-class PrepareReport:
-    """What preparing the voice did before the game."""
-
-    pieces: int
-    from_pack: int
-    build: BuildReport | None
-
-    def describe(self) -> str:
-        """One line for a person."""
-        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)"]
-        if self.build is not None:
-            parts.append(self.build.describe())
-        return " ".join(parts)
 
 
 def pauses_between(utterance: Utterance, count_pause: float = COUNT_PAUSE_SECONDS) -> list[float]:
@@ -242,14 +224,7 @@ def speech_library(settings: Settings) -> SpeechLibrary:
 
     Nothing is synthesised or decoded yet; ``prepare()`` does that before the game.
     """
-    choice = voice_choice(settings)
-    cache = AudioCache(
-        settings.path(settings.voice.cache_dir),
-        choice,
-        engine_version(),
-        lambda: EspeakSynthesizer(choice),
-        espeak_workers=4,
-    )
+    cache = settings_cache(settings)
     pack = VoicePack.load(settings.path(settings.voice.pack)) if settings.voice.pack else None
     return SpeechLibrary(
         rate=settings.audio.sample_rate,

@@ -29,15 +29,15 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from voicehost.clips import Clip, read_wav
 from voicehost.config import Settings, VoiceSettings
 from voicehost.errors import MissingDependency, VoicehostError
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_out.wavcheck import check_wav
+
+if TYPE_CHECKING:
+    from voicehost.clips import Clip
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,9 @@ class EspeakSynthesizer:
         Raises SynthesisError when espeak-ng does not finish, or finishes with a broken file.
         """
         if not text.strip():
-            return Clip(np.zeros(0, dtype=np.float32), ESPEAK_RATE)
+            from voicehost.clips import silence
+
+            return silence(0, ESPEAK_RATE)
         with _ENGINE_LOCK:
             path = Path(self._folder.name) / f"render-{next(self._numbers)}.wav"
             engine = self._engine
@@ -232,6 +234,8 @@ class EspeakSynthesizer:
                 f"espeak-ng's audio of «{text}» is broken: {problem}; check `espeak-ng -v "
                 f"{self.choice.voice} '{text}'` speaks it, then run `voicehost phrases build` again"
             )
+        from voicehost.clips import read_wav
+
         return read_wav(path)
 
     def close(self) -> None:
