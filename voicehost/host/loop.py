@@ -226,8 +226,8 @@ class Host:
             full = self.book.error(violation.code, violation.params)
             self._reject(full, source, shown=self._refusal(violation))
             return False
-        if self._journal is not None:
-            self._journal.append(event, source)
+        if self._journal is not None:  # a person's input is on disk before its effects
+            self._journal.append(event, source, sync=source != Source.TIMER)
         self.accepted.append(
             Accepted(event, source, self.state.phase, revealed(self.state, new_state))
         )
