@@ -15,7 +15,7 @@ from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Deliver, VoiceStop
+from voicehost.host.commands import Notice, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
@@ -70,7 +70,7 @@ class ScreenNotices(logging.Handler):
         if self.host is None:
             self.screen.message(text)  # still setting up, on the loop's own thread
         else:
-            self.host.post(Deliver(lambda: self.screen.message(text)))
+            self.host.post(Notice(text))
 
 
 def write_protocol(host: Host) -> str:

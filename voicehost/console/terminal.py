@@ -34,7 +34,7 @@ from voicehost.console.commandline import (
 )
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
-from voicehost.host.commands import Deliver
+from voicehost.host.commands import TextTyped, TypingEnded
 from voicehost.host.loop import Host
 from voicehost.ports import Screen
 
@@ -140,22 +140,15 @@ class LineHandler:
 
 
 class KeyboardReader:
-    """Reads the keyboard on its own thread and posts each piece of text to the loop.
+    """Reads the keyboard on its own thread and posts each piece of text to the loop
+    (``TextTyped``; ``TypingEnded`` at the end of input), which hands it to ``host.typing``.
 
     Bytes are decoded as UTF-8 with bad bytes replaced, so one stray byte (a strict UTF-8 locale
     on a Pi) costs one character, never the keyboard.
     """
 
-    def __init__(
-        self,
-        host: Host,
-        on_text: Callable[[str], None],
-        on_end: Callable[[], None],
-        descriptor: int = 0,
-    ) -> None:
+    def __init__(self, host: Host, descriptor: int = 0) -> None:
         self.host = host
-        self.on_text = on_text
-        self.on_end = on_end
         self.descriptor = descriptor
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True, name="keyboard")
@@ -178,11 +171,11 @@ class KeyboardReader:
             except (OSError, ValueError):
                 data = b""
             if not data:
-                self.host.post(Deliver(self.on_end))
+                self.host.post(TypingEnded())
                 return
             text = decoder.decode(data)
             if text:
-                self.host.post(Deliver(lambda text=text: self.on_text(text)))  # type: ignore[misc]  # bound now, run later
+                self.host.post(TextTyped(text))
 
 
 class TerminalEcho:
@@ -229,7 +222,8 @@ class CursesUI:
     def _main(self, window: Any) -> None:
         self._window = window
         curses.curs_set(1)
-        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        self.host.typing = self
+        reader = KeyboardReader(self.host)
         reader.start()
         try:
             self.host.run(on_idle=self.draw)
@@ -242,7 +236,7 @@ class CursesUI:
             window.timeout(-1)
             window.get_wch()
 
-    def _keyboard_closed(self) -> None:
+    def typing_ended(self) -> None:
         self.screen.message(self.host.book.screen("keyboard_closed"))
         self.host.quit = True
 
@@ -350,7 +344,8 @@ class PlainUI:
         self.echo = TerminalEcho(sys.stdin)
 
     def run(self) -> None:
-        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        self.host.typing = self
+        reader = KeyboardReader(self.host)
         reader.start()
         try:
             self.host.run(on_idle=self._flush)
@@ -365,7 +360,7 @@ class PlainUI:
             line, self.partial = self.partial.split("\n", 1)
             self.lines.line(line.rstrip("\r"))
 
-    def _keyboard_closed(self) -> None:
+    def typing_ended(self) -> None:
         if self.partial.strip():
             self.lines.line(self.partial)
             self.partial = ""

@@ -14,7 +14,7 @@ import queue
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -42,12 +42,16 @@ from voicehost.game.presets import engine_for
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
-    Deliver,
     KeypadStatus,
+    KeyPressed,
+    Notice,
     Quit,
+    ScriptLine,
     Source,
     Submit,
+    TextTyped,
     TogglePause,
+    TypingEnded,
     Undo,
     VoiceStop,
 )
@@ -55,7 +59,16 @@ from voicehost.host.journal import Journal, mark_finished
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+from voicehost.ports import (
+    Background,
+    Clock,
+    CuePlayer,
+    Key,
+    Listener,
+    PrivateChannel,
+    Screen,
+    Speaker,
+)
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +92,28 @@ class RunningTimer:
     ends_at: float
     warn_at: float | None
     warned: bool = False
+
+
+class KeyReceiver(Protocol):
+    """Builds entries from keypad keys on the loop's thread (the keypad controller)."""
+
+    def on_key(self, key: Key) -> None: ...
+
+    def on_status(self, connected: bool) -> None: ...
+
+
+class TypingReceiver(Protocol):
+    """Edits the typed line on the loop's thread (the terminal view)."""
+
+    def typed(self, text: str) -> None: ...
+
+    def typing_ended(self) -> None: ...
+
+
+class ScriptReceiver(Protocol):
+    """Carries out a scripted game's line on the loop's thread (``ScriptFeed``)."""
+
+    def line(self, number: int, text: str) -> None: ...
 
 
 @dataclass
@@ -129,6 +164,9 @@ class Host:
         self.quit = False
         self.keypad_connected = True
         self.events = HostEvents()
+        self.keys: KeyReceiver | None = None
+        self.typing: TypingReceiver | None = None
+        self.script: ScriptReceiver | None = None
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
@@ -204,10 +242,28 @@ class Host:
             case VoiceStop(token):
                 return self._voice_stop(token)
             case KeypadStatus(connected):
+                if self.keys is not None:
+                    self.keys.on_status(connected)
                 self._keypad_status(connected)
                 return True
-            case Deliver(handler):
-                handler()
+            case KeyPressed(key):
+                if self.keys is not None:
+                    self.keys.on_key(key)
+                return True
+            case TextTyped(text):
+                if self.typing is not None:
+                    self.typing.typed(text)
+                return True
+            case TypingEnded():
+                if self.typing is not None:
+                    self.typing.typing_ended()
+                return True
+            case ScriptLine(number, text):
+                if self.script is not None:
+                    self.script.line(number, text)
+                return True
+            case Notice(text):
+                self.screen.message(text)
                 return True
             case Quit():
                 self.quit = True
