@@ -16,11 +16,12 @@ test model from requirements-test.txt) the model is set as listener.model; for t
 it lacks the stop words, so loading ends "failed", after the full load the first speech would
 wait for.
 
-Targets (medians; it exits 1 when one is missed): the first announcement <= 0.5 s, with and
-without a model; ``voicehost --help`` and ``voicehost protocol --help`` <= 2x a bare
-``python -c 'import argparse'`` timed in the same run, interleaved; ``voicehost phrases build``
-with a full cache <= 2x ``voicehost --help``; peak RSS without a model <= 120 MB (the host's
-memory beyond the speech model). ``voicehost protocol`` of a short game is timed too (a figure,
+Everything runs at the service's priority (bench/benchkit.py). Targets (medians; it exits 1
+when one is missed): the first announcement <= 0.5 s, with and without a model;
+``voicehost --help`` and ``voicehost protocol --help`` <= 2x a bare ``python -c 'import
+argparse'`` timed in the same run, interleaved; ``voicehost phrases build`` with a full cache
+<= 2x ``voicehost --help``; peak RSS without a model <= 120 MB (the host's memory beyond the
+speech model). ``voicehost protocol`` of a short game is timed too (a figure,
 not a target: it replays the journal through the rules).
 """
 
@@ -36,7 +37,7 @@ import threading
 import time
 from pathlib import Path
 
-from benchkit import Targets
+from benchkit import Targets, service_priority
 
 FIRST = "Добрый вечер"
 MODEL_DONE = ("listening ready", "does not know the stop words")
@@ -124,6 +125,7 @@ def main() -> int:
     parser.add_argument("--voicehost", default=str(Path(sys.executable).parent / "voicehost"))
     parser.add_argument("--timeout", type=float, default=900.0)
     args = parser.parse_args()
+    print(service_priority())  # the host's children inherit it, as the service's host has it
     model = args.model or korean_model()
     with tempfile.TemporaryDirectory(prefix="bench-start-") as scratch:
         folder = Path(scratch)
