@@ -257,12 +257,24 @@ def engine_version() -> str:
         espeak = _espeak.Info().decode("ascii", "replace")
     except Exception:  # noqa: BLE001 - the version only names the cache; never fatal
         pass
-    pyttsx3_version = "unknown"
+    return f"espeak-ng {espeak} / pyttsx3 {_pyttsx3_version()}"
+
+
+def _pyttsx3_version() -> str:
+    """pyttsx3's version from its ``.dist-info`` folder's name (importlib.metadata costs a
+    tenth of a second at every start: it reads every installed package's metadata)."""
+    with contextlib.suppress(Exception):
+        import importlib.util
+
+        spec = importlib.util.find_spec("pyttsx3")
+        if spec is not None and spec.origin is not None:
+            for info in Path(spec.origin).parent.parent.glob("pyttsx3-*.dist-info"):
+                return info.name.removeprefix("pyttsx3-").removesuffix(".dist-info")
     with contextlib.suppress(Exception):
         from importlib.metadata import version
 
-        pyttsx3_version = version("pyttsx3")
-    return f"espeak-ng {espeak} / pyttsx3 {pyttsx3_version}"
+        return version("pyttsx3")
+    return "unknown"
 
 
 def _start_engine() -> Any:
