@@ -210,7 +210,9 @@ def main() -> int:
             os._exit(0)
     written: list[float] = []
     rng = random.Random(11)
-    next_key = time.monotonic() + 5.0
+    # Typing starts once the full-screen view is up (its first screen has come): before that
+    # the terminal is still in line mode, where a rubbed-out character never arrives at all.
+    next_key = float("inf")
     started = time.monotonic()
     print(
         f"A {args.discussion:.0f} s discussion and {args.speeches} speeches of 15 s at the "
@@ -220,7 +222,9 @@ def main() -> int:
         try:
             ready, _, _ = select.select([master], [], [], 0.02)
             if ready:
-                os.read(master, 65536)  # drain the screen, as a terminal would
+                screen = os.read(master, 65536)  # drain the screen, as a terminal would
+                if next_key == float("inf") and b"\x1b[" in screen:  # curses has taken over
+                    next_key = time.monotonic() + 2.0
         except OSError:
             break
         now = time.monotonic()
