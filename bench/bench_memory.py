@@ -107,19 +107,32 @@ def main() -> int:
 
 
 def demo_peak_mib(scratch: Path) -> float:
-    """Run `voicehost demo --no-play` and return its peak RSS (MiB), read when it has exited."""
-    import resource
+    """Run `voicehost demo --no-play` and return its peak RSS (MiB): its VmHWM, read until it
+    exits (the children's ru_maxrss would count this process's memory at the fork)."""
     import subprocess
 
     voicehost = Path(sys.executable).parent / "voicehost"
     settings = scratch / "config.yaml"  # the defaults, with the audio cache built above
     settings.write_text("", encoding="utf-8")
-    subprocess.run(
+    demo = subprocess.Popen(
         [str(voicehost), "--config", str(settings), "demo", "--no-play", "--out",
          str(scratch / "demo.wav")],
-        capture_output=True, check=True, cwd=scratch,
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=scratch,
     )  # fmt: skip
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    peak = 0.0
+    while demo.poll() is None:
+        try:
+            started = b"demo" in Path(f"/proc/{demo.pid}/cmdline").read_bytes()  # exec'ed yet?
+            status = Path(f"/proc/{demo.pid}/status").read_text()
+        except OSError:
+            break
+        for line in status.splitlines():
+            if line.startswith("VmHWM:") and started:
+                peak = max(peak, int(line.split()[1]) / 1024)
+        time.sleep(0.01)
+    if demo.wait() != 0:
+        raise SystemExit("voicehost demo failed")
+    return peak
 
 
 if __name__ == "__main__":
