@@ -75,6 +75,15 @@ def peak_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system, all threads) process ``pid`` has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def one_start(
     voicehost: str, config: Path, env: dict[str, str], timeout: float
 ) -> dict[str, float]:
@@ -104,6 +113,7 @@ def one_start(
         now = time.perf_counter() - began
         if FIRST in line and "first" not in found:
             found["first"] = now
+            found["cpu"] = cpu_seconds(process.pid)
         if any(marker in line for marker in MODEL_DONE) and "model" not in found:
             found["model"] = now
         if "first" in found and ("model" in found or not want_model):
@@ -177,7 +187,10 @@ def main() -> int:
             ]
             found = [run["first"] for run in runs if "first" in run]
             firsts[name] = statistics.median(found) if found else float("inf")
+            cpus = [run["cpu"] for run in runs if "cpu" in run]
             line = f"{name}: first announcement median {firsts[name]:.2f} s"
+            if cpus:  # less than the wall time on a busy machine; threads can make it more
+                line += f" (CPU used by then: median {statistics.median(cpus):.2f} s)"
             models = [run["model"] for run in runs if "model" in run]
             if models:
                 line += f", model loaded after {statistics.median(models):.2f} s"
