@@ -32,6 +32,7 @@ placeholder ``i``), ``num.<m|f|n>.<n>``, ``form.<noun form>``, ``word.<name>``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ import yaml
 
 from voicehost import yamltext
 from voicehost.errors import VoicehostError
-from voicehost.ports import Segment, Utterance
+from voicehost.ports import Pause, Segment, Utterance
 
 DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
 """Where the books live: ``<repo>/phrases``."""
@@ -574,7 +575,8 @@ class PhraseBook:
                 text, spoken = self._speak(key, placeholder, _value(key, placeholder, values))
                 texts.append(text)
                 segments.extend(spoken)
-        return Utterance(key, "".join(texts), tuple(segments))
+        text = "".join(texts)
+        return Utterance(key, text, with_pauses(text, segments))
 
     def error(self, code: str, params: Mapping[str, Any] | None = None) -> str:
         """The screen text of error ``code`` (numbers in digits, nouns agreeing)."""
@@ -785,3 +787,43 @@ def _number_list(key: str, placeholder: Placeholder, value: Any) -> list[int]:
     if not numbers:
         raise PhraseBookError(f"{key}: {{{placeholder.name}:list}} got an empty list")
     return numbers
+
+
+_SENTENCE_END = re.compile(r"[.!?]")
+_CLAUSE_END = re.compile(r"[,:;—–-]")
+
+
+def with_pauses(text: str, segments: list[Segment]) -> tuple[Segment, ...]:
+    """``segments`` with the pause ``text`` (their announcement) has after each: found once,
+    here, where the text is built, by where each piece's words stand in it."""
+    folded = text.casefold()
+    cursor = 0
+    spans: list[tuple[int, int] | None] = []
+    for segment in segments:
+        shown_text = segment.shown
+        found = folded.find(shown_text.casefold(), cursor)
+        if found < 0:
+            spans.append(None)
+            continue
+        spans.append((found, found + len(shown_text)))
+        cursor = found + len(shown_text)
+    paused: list[Segment] = []
+    for index, segment in enumerate(segments):
+        if index == len(segments) - 1:
+            pause = Pause.END
+        else:
+            here, after = spans[index], spans[index + 1]
+            boundary = text[here[1] - 1 : after[0]] if here and after else ""
+            pause = _pause_of(boundary)
+        paused.append(dataclasses.replace(segment, pause_after=pause))
+    return tuple(paused)
+
+
+def _pause_of(boundary: str) -> Pause:
+    if "…" in boundary:
+        return Pause.COUNT
+    if _SENTENCE_END.search(boundary):
+        return Pause.SENTENCE
+    if _CLAUSE_END.search(boundary):
+        return Pause.CLAUSE
+    return Pause.WORD

@@ -15,14 +15,13 @@ once, with a warning that names it and the fix.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable
 
 from voicehost.clips import Clip, concatenate, normalise, resample, silence
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.notices import notice
-from voicehost.ports import Segment, Utterance
+from voicehost.ports import Pause, Segment, Utterance
 from voicehost.voice_out.cache import AudioCache, PrepareReport, settings_cache
 from voicehost.voice_out.voicepack import VoicePack, phrase_of
 
@@ -41,43 +40,18 @@ COUNT_PAUSE_SECONDS = 0.6
 """Pause after a piece that ends with «…»: the words of the count «Раз… два… три!»
 (``voice.count_pause_seconds`` sets it)."""
 
-_SENTENCE_END = re.compile(r"[.!?]")
-_CLAUSE_END = re.compile(r"[,:;—–-]")
-
 
 def pauses_between(utterance: Utterance, count_pause: float = COUNT_PAUSE_SECONDS) -> list[float]:
-    """The pause after each segment but the last, read from the punctuation of the full text;
-    a piece ending with «…» (a word of the count) is followed by ``count_pause``."""
-    text = utterance.text.casefold()
-    cursor = 0
-    spans: list[tuple[int, int] | None] = []
-    for segment in utterance.segments:
-        shown = segment.shown
-        found = text.find(shown.casefold(), cursor)
-        if found < 0:
-            spans.append(None)
-            continue
-        spans.append((found, found + len(shown)))
-        cursor = found + len(shown)
-    pauses: list[float] = []
-    for index in range(len(utterance.segments) - 1):
-        here, after = spans[index], spans[index + 1]
-        if here is None or after is None:
-            pauses.append(WORD_PAUSE_SECONDS)
-            continue
-        boundary = utterance.text[here[1] - 1 : after[0]]
-        pauses.append(_pause_for(boundary, count_pause))
-    return pauses
-
-
-def _pause_for(boundary: str, count_pause: float) -> float:
-    if "…" in boundary:
-        return count_pause
-    if _SENTENCE_END.search(boundary):
-        return SENTENCE_PAUSE_SECONDS
-    if _CLAUSE_END.search(boundary):
-        return CLAUSE_PAUSE_SECONDS
-    return WORD_PAUSE_SECONDS
+    """The silence after each segment but the last, from the pause each segment carries; a
+    piece ending with «…» (a word of the count) is followed by ``count_pause``."""
+    seconds = {
+        Pause.WORD: WORD_PAUSE_SECONDS,
+        Pause.CLAUSE: CLAUSE_PAUSE_SECONDS,
+        Pause.SENTENCE: SENTENCE_PAUSE_SECONDS,
+        Pause.COUNT: count_pause,
+        Pause.END: WORD_PAUSE_SECONDS,  # not the last piece: a piece of a longer list
+    }
+    return [seconds[segment.pause_after] for segment in utterance.segments[:-1]]
 
 
 class SpeechLibrary:
