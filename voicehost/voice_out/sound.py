@@ -46,8 +46,10 @@ BLOCK_FRAMES = 256
 """Default frames per device callback (``audio.block_frames``): 11.6 ms at 22050 Hz, how long a
 sound may wait for the card to take it."""
 
-LEAD_MARGIN_SECONDS = 0.005
-"""``lead_seconds()`` adds this for the caller's own wake-up delay."""
+LEAD_MARGIN_SECONDS = 0.030
+"""``lead_seconds()`` adds this for the caller's own delay: the loop may be busy when a timer
+event falls due, fsyncing a person's input (13 ms at p99 on an SD card) or redrawing the
+screen. The cue is still placed on the deadline's sample; only the event fires earlier."""
 
 DRAIN_LIMIT_SECONDS = 60.0
 """``close()`` waits at most this long for queued sound to finish playing."""
