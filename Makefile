@@ -16,7 +16,7 @@ APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-uti
 # cffi wheel for armv7l, so Debian's builds are used and the venv sees them: nothing is compiled.
 # gcc is the fallback for a package with neither a wheel nor a Debian build (docs/RASPBERRY_PI.md).
 ifneq ($(filter aarch64 armv7l armv6l,$(shell uname -m)),)
-APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi gcc
+APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi python3-aiohttp gcc
 VENV_FLAGS := --system-site-packages
 endif
 
@@ -46,8 +46,18 @@ venv: .stamp-venv
 	$(BIN)/pip install -q -e .
 	@touch $@
 
+# The web face's browser tests: Debian's chromium and its driver (no browser download at test time).
+TEST_APT_PACKAGES := chromium chromium-driver
+
 dev: .stamp-dev
 .stamp-dev: .stamp-venv requirements-test.txt
+	@missing=""; for p in $(TEST_APT_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing test packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
 	$(BIN)/pip install -q -e '.[dev]'
 	$(BIN)/pip install -q --require-hashes --no-deps -r requirements-test.txt
 	@touch $@

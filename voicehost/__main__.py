@@ -1,10 +1,10 @@
 """The voicehost command line: wiring only.
 
-Each subcommand lives in ``voicehost/cli/<name>.py`` (listed, with its one-line help, in
-``voicehost.cli.SUBCOMMANDS``) and exposes ``register(subparsers) -> None``; the parser it adds
-sets ``func(args) -> int``. Only the subcommand being run is imported and registered in full;
-the others are names with their line of help, so ``voicehost --help`` imports no
-implementation (numpy, yaml, curses, the rules) at all.
+Each subcommand lives in ``voicehost/cli/<name>.py`` (listed in ``voicehost.cli.SUBCOMMANDS``)
+and exposes ``register(subparsers) -> None``; the parser it adds sets ``func(args) -> int``.
+Only the subcommand being run is imported and registered in full; the others are their name
+and their line of help (``text(name)``, the book's ``cli`` section), so ``voicehost --help``
+imports no implementation (numpy, curses, the rules, the config loader) at all.
 """
 
 from __future__ import annotations
@@ -16,28 +16,35 @@ import sys
 from collections.abc import Sequence
 
 from voicehost import __version__, cli
-from voicehost.errors import VoicehostError
+from voicehost.cli import texts
+from voicehost.cli.texts import text
+from voicehost.errors import ConfigErrors, VoicehostError
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser for ``argv``: the chosen subcommand in full, the others by name and help."""
     parser = argparse.ArgumentParser(
         prog="voicehost",
-        description="Offline voice host for the party game Mafia.",
+        description=text("main.description"),
     )
-    parser.add_argument("--version", action="version", version=f"voicehost {__version__}")
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"voicehost {__version__}",
+        help=text("argparse.version"),
+    )
     parser.add_argument(
         "--config",
         default=None,
-        help="settings file (default: config.yaml beside the package)",
+        help=text("main.config"),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = chosen_subcommand(sys.argv[1:] if argv is None else argv)
-    for name, line in cli.SUBCOMMANDS.items():
+    for name in cli.SUBCOMMANDS:
         if name == chosen:
             importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
         else:
-            subparsers.add_parser(name, help=line)
+            subparsers.add_parser(name, help=text(name))
     return parser
 
 
@@ -56,24 +63,41 @@ def chosen_subcommand(argv: Sequence[str]) -> str | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    texts.choose(texts.language_of(words))
+    # argparse says «usage:», «invalid choice» and the like through its module's gettext
+    # function: in a Russian game they are said from the book.
+    argparse._ = texts.argparse_words  # type: ignore[attr-defined]  # argparse's gettext hook
+    parser = build_parser(words)
+    args = parser.parse_args(words)
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
     try:
         return int(args.func(args))
     except VoicehostError as exc:
-        print(f"voicehost: {exc}", file=sys.stderr)
+        print(texts.message("main.error", text=_explained(exc)), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print("\nvoicehost: stopped. The journal keeps the game: `voicehost resume`.")
+        print("\n" + texts.message("main.interrupted"))
         return 130
     except BrokenPipeError:
         # `voicehost protocol | head`: the reader has all it wanted. Nothing more can be said on
         # stdout, not even by the interpreter flushing it at exit.
         _silence_stdout()
         return 0
+
+
+def _explained(error: VoicehostError) -> str:
+    """The error in the language of the command line: from the book when it names a phrase."""
+    if not error.phrase and not isinstance(error, ConfigErrors):
+        return str(error)
+    from voicehost.phrases import PhraseBook
+
+    try:
+        return PhraseBook.load(texts.language()).explain(error)
+    except VoicehostError:
+        return str(error)
 
 
 def _silence_stdout() -> None:

@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 
 from voicehost import yamltext
-from voicehost.errors import ConfigError
+from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
     FiimSettings,
@@ -141,6 +141,18 @@ class PrivateSettings:
 
 
 @dataclass(frozen=True)
+class WebSettings:
+    """The web face: the board, the host's remote and dealing by the device (voicehost.web)."""
+
+    enabled: bool = False
+    port: int = bounded(1024, 65535, 8080)
+    pairing_code: str = ""
+    """The code a phone types to become a remote; empty: a new random code each game."""
+    deal: str = choices("cards", "device", default="cards")
+    """cards: the roles are drawn from real cards; device: the phone deals them (/deal)."""
+
+
+@dataclass(frozen=True)
 class StorageSettings:
     """Where journals and protocols are written."""
 
@@ -163,6 +175,7 @@ class Settings:
     listener: ListenerSettings = field(default_factory=ListenerSettings)
     keypad: KeypadSettings = field(default_factory=KeypadSettings)
     private: PrivateSettings = field(default_factory=PrivateSettings)
+    web: WebSettings = field(default_factory=WebSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
     base_dir: str = field(default=".", metadata={"internal": True})
 
@@ -293,18 +306,34 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
     hints = typing.get_type_hints(cls)
     known = {f.name: f for f in dataclasses.fields(cls) if not f.metadata.get("internal")}
     values: dict[str, Any] = {}
+    problems: list[ConfigError] = []  # every wrong value of the file is named at once
     for key_node, value_node in node.value:
         key = _key(key_node, prefix)
         dotted = f"{prefix}{key}"
         if key not in known:
             allowed = ", ".join(sorted(known))
-            raise ConfigError(dotted, _line(key_node), f"unknown key; allowed keys here: {allowed}")
-        value = _convert(known[key], hints[key], value_node, dotted)
+            problems.append(
+                ConfigError(
+                    dotted,
+                    _line(key_node),
+                    f"unknown key; allowed keys here: {allowed}",
+                    phrase="config_unknown_key",
+                    allowed=allowed,
+                )
+            )
+            continue
+        try:
+            value = _convert(known[key], hints[key], value_node, dotted)
+        except ConfigError as exc:
+            problems.extend(exc.problems if isinstance(exc, ConfigErrors) else [exc])
+            continue
         factory = known[key].default_factory
         if isinstance(value, dict) and callable(factory):
             # A mapping in the file overrides single entries of the default mapping.
             value = {**factory(), **value}
         values[key] = value
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
     return cls(**values)
 
 
@@ -315,7 +344,12 @@ def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str)
     if origin is dict:
         return _convert_dict(hint, node, key)
     if not isinstance(node, yaml.ScalarNode):
-        raise ConfigError(key, _line(node), "must be a single value, not a list or mapping")
+        raise ConfigError(
+            key,
+            _line(node),
+            "must be a single value, not a list or mapping",
+            phrase="config_single_value",
+        )
     raw = _plain(node, key) if node.tag != "tag:yaml.org,2002:str" else node.value
     if node.style in ("'", '"') or (hint is str and node.tag != "tag:yaml.org,2002:null"):
         raw = node.value  # a text field takes `off`, `on`, `no` as words, not YAML 1.1 booleans
@@ -357,15 +391,21 @@ def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
     if hint is bool:
         if isinstance(raw, bool):
             return raw
-        raise ConfigError(key, line, f"must be true or false, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be true or false, not {raw!r}", phrase="config_bool", value=repr(raw)
+        )
     if hint is int:
         if isinstance(raw, int) and not isinstance(raw, bool):
             return raw
-        raise ConfigError(key, line, f"must be a whole number, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be a whole number, not {raw!r}", phrase="config_int", value=repr(raw)
+        )
     if hint is float:
         if isinstance(raw, int | float) and not isinstance(raw, bool):
             return float(raw)
-        raise ConfigError(key, line, f"must be a number, not {raw!r}")
+        raise ConfigError(
+            key, line, f"must be a number, not {raw!r}", phrase="config_number", value=repr(raw)
+        )
     if hint is str:
         return "" if raw is None else str(raw)
     if isinstance(hint, types.UnionType):  # pragma: no cover - no such fields yet
@@ -376,11 +416,24 @@ def _scalar(hint: Any, raw: Any, key: str, line: int) -> Any:
 def _check_metadata(metadata: Any, value: Any, key: str, line: int) -> None:
     choices = metadata.get("choices")
     if choices and value not in choices:
-        raise ConfigError(key, line, f"{value!r} is not allowed; use one of: {', '.join(choices)}")
+        raise ConfigError(
+            key,
+            line,
+            f"{value!r} is not allowed; use one of: {', '.join(choices)}",
+            phrase="config_choice",
+            value=repr(value),
+            choices=", ".join(choices),
+        )
     bounds = metadata.get("range")
     if bounds and not bounds[0] <= value <= bounds[1]:
         raise ConfigError(
-            key, line, f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}"
+            key,
+            line,
+            f"{value} is out of range; allowed: {bounds[0]} to {bounds[1]}",
+            phrase="config_range",
+            value=f"{value:g}" if isinstance(value, float) else value,
+            low=bounds[0],
+            high=bounds[1],
         )
 
 

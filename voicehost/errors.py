@@ -2,20 +2,53 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class VoicehostError(Exception):
-    """Root of every error voicehost raises on purpose. Its text is meant for a person."""
+    """Root of every error voicehost raises on purpose. Its text is meant for a person.
+
+    ``phrase`` names the ``screen`` text of the phrase books that says the same in the game's
+    language (``PhraseBook.explain`` renders it with ``params``); the message itself is English,
+    for the log and whoever repairs the box.
+    """
+
+    def __init__(self, message: str = "", *, phrase: str = "", **params: Any) -> None:
+        super().__init__(message)
+        self.phrase = phrase
+        self.params = params
 
 
 class ConfigError(VoicehostError):
     """config.yaml is wrong: names the key, the line and what is allowed."""
 
-    def __init__(self, key: str, line: int | None, problem: str) -> None:
+    def __init__(
+        self, key: str, line: int | None, problem: str, *, phrase: str = "", **params: Any
+    ) -> None:
         where = f"line {line}" if line is not None else "(no line)"
-        super().__init__(f"config: {key} ({where}): {problem}")
+        super().__init__(
+            f"config: {key} ({where}): {problem}",
+            phrase=phrase,
+            key=key,
+            line=line if line is not None else "?",
+            **params,
+        )
         self.key = key
         self.line = line
         self.problem = problem
+
+
+class ConfigErrors(ConfigError):
+    """Several values of config.yaml are wrong: each is named, so one edit fixes them all."""
+
+    def __init__(self, problems: list[ConfigError]) -> None:
+        first = problems[0]
+        super().__init__(first.key, first.line, first.problem)
+        self.problems = problems
+        self.args = (
+            f"config.yaml has {len(problems)} wrong values:\n"
+            + "\n".join(f"  {problem}" for problem in problems),
+        )
 
 
 class DeviceError(VoicehostError):

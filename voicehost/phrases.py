@@ -21,7 +21,9 @@ Texts hold placeholders (``phrases/README.md`` is the full reference):
 
 Stress: a word may carry the stress mark U+0301 after its stressed vowel («го́лоса»). The screen
 never shows the mark; the optional ``pronounce`` section gives each marked word's espeak-ng
-phonemes, which the synthesiser is given instead of the word (``[[g'olVsa]]``). An ellipsis
+phonemes, which the synthesiser is given instead of the word (``[[g'olVsa]]``). A word without
+a mark may have an entry too when its phonemes carry no stress: a preposition said with the word
+after it («за столом», not «за́ столом»), given as those phonemes wherever it stands. An ellipsis
 «…» ends a piece of its own: the words of the count «Раз… два… три!» are separate pieces, and
 the speech leaves ``voice.count_pause_seconds`` after each.
 
@@ -43,7 +45,7 @@ from typing import Any, Protocol
 import yaml
 
 from voicehost import yamltext
-from voicehost.errors import VoicehostError
+from voicehost.errors import ConfigErrors, VoicehostError
 from voicehost.ports import Pause, Segment, Utterance
 
 DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
@@ -55,11 +57,16 @@ LIST_CONJUNCTION = "and"
 SECTIONS = ("language", "stop_words", "phrases", "words", "errors", "phases", "screen")
 """The top-level keys of a phrase book, all required."""
 
-OPTIONAL_SECTIONS = ("pronounce",)
-"""Top-level keys a book may have: ``pronounce`` (stressed word -> espeak-ng phonemes)."""
+OPTIONAL_SECTIONS = ("pronounce", "cli")
+"""Top-level keys a book may have: ``pronounce`` (stressed word -> espeak-ng phonemes) and
+``cli`` (the command line's ``--help`` texts and argparse's messages, read by
+``voicehost.cli.texts`` without loading the whole book)."""
 
 STRESS_MARK = "\u0301"
 """The combining acute accent that marks a stressed vowel in the book («голоса\u0301»)."""
+
+STRESS_SIGN = "'"
+"""espeak-ng's mark of the stressed syllable in its phonemes (``g'olVsa``)."""
 
 COUNT_BREAK = "…"
 """Ends a piece of its own (a word of the count «Раз… два… три!»)."""
@@ -395,16 +402,22 @@ def _pronunciations(
     found: dict[str, str] = {}
     if node is not None:
         for word, located in _texts(path, "pronounce", node).items():
-            if STRESS_MARK not in word or not _WORD.fullmatch(word):
+            phonemes = located.text.strip()
+            if not _WORD.fullmatch(word):
                 raise PhraseBookError(
-                    f"{path}, line {located.line}: pronounce.{word} must be one word with the "
+                    f"{path}, line {located.line}: pronounce.{word} must be one word, with the "
                     "stress mark U+0301 after its stressed vowel («го\u0301лоса»)"
                 )
-            phonemes = located.text.strip()
             if "[" in phonemes or "]" in phonemes or " " in phonemes:
                 raise PhraseBookError(
                     f"{path}, line {located.line}: pronounce.{word}: give the espeak-ng "
                     "phonemes of one word without brackets (as `espeak-ng -x` prints them)"
+                )
+            if STRESS_MARK not in word and STRESS_SIGN in phonemes:
+                raise PhraseBookError(
+                    f"{path}, line {located.line}: pronounce.{word} has no stress mark, so it "
+                    f"is an unstressed word (a preposition): its phonemes must have no "
+                    f"{STRESS_SIGN!r}; or mark the stressed vowel («го\u0301лоса»)"
                 )
             found[word.casefold()] = phonemes
     for located in texts:
@@ -493,6 +506,8 @@ class PhraseBook:
             sections.get("pronounce"),
             [*phrase_texts.values(), *word_texts.values(), *numerals],
         )
+        if "cli" in sections:
+            _texts(path, "cli", sections["cli"])  # key: text pairs, each given once
         screen_texts = _texts(path, "screen", sections["screen"])
         screen = _parse_section(path, "screen", screen_texts, grammar)
         return cls(language, stop_words, phrases, words, errors, phases, screen, pronounce)
@@ -520,8 +535,6 @@ class PhraseBook:
 
         def say(match: re.Match[str]) -> str:
             word = match.group(0)
-            if STRESS_MARK not in word:
-                return word
             phonemes = self._pronounce.get(word.casefold())
             return shown(word) if phonemes is None else f"[[{phonemes}]]"
 
@@ -585,6 +598,16 @@ class PhraseBook:
     def screen(self, key: str, params: Mapping[str, Any] | None = None) -> str:
         """A text of the host's screen (labels, prompts, help), in the game's language."""
         return self._written("screen", key, params)
+
+    def explain(self, error: BaseException) -> str:
+        """What went wrong, in the book's language: a VoicehostError that names its phrase is
+        said from the book; any other text (a library's own message) is given as it is."""
+        if isinstance(error, ConfigErrors):
+            lines = [self.explain(problem) for problem in error.problems]
+            return "\n  ".join([self.screen("config_errors", {"count": len(lines)}), *lines])
+        if isinstance(error, VoicehostError) and error.phrase in self._screen:
+            return self.screen(error.phrase, error.params)
+        return str(error)
 
     def screen_keys(self) -> list[str]:
         """The keys of the ``screen`` section, in the book's order."""

@@ -21,7 +21,7 @@ from voicehost.clock import FakeClock
 from voicehost.console.terminal import LineHandler, LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host import protocol
-from voicehost.host.actions import ACTIONS, CONFIRM_WORDS
+from voicehost.host.actions import CONFIRM_WORDS, Action, words_of
 from voicehost.host.loop import Host
 from voicehost.host.replay import replay
 from voicehost.keypad.controller import KeypadController
@@ -35,12 +35,11 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[Hea
 SETTINGS = config.load(None)
 BOOK = PhraseBook.load("ru")
 
-#: Every word of the action table (so a new command is fuzzed the day it is added), the
-#: confirming word, the console's own words, and numbers in and out of range.
+#: Every word of the action table in both languages and on both layouts (so a new command is
+#: fuzzed the day it is added), the confirming word, and numbers in and out of range.
 WORDS = sorted(
-    {word for spec in ACTIONS.values() for word in spec.words}
+    {word for action in Action for word in words_of(action)}
     | CONFIRM_WORDS
-    | {"wait", "status", "help", "protocol"}
     | {"1", "2", "3", "4", "5", "7", "9", "10", "12", "13", "14", "0", "-1", "99", "100", "005"}
 )
 tokens = st.sampled_from(WORDS) | st.text(max_size=6)

@@ -139,7 +139,7 @@ def test_a_second_count_during_the_pause_is_refused() -> None:
 def test_a_second_count_is_refused_with_how_to_confirm_or_correct() -> None:
     result = play([*TO_THE_VOTE, "6"])
     rejected = run_script(["7"], SETTINGS, clock=result.host.clock, host=result.host)  # type: ignore[arg-type]
-    assert rejected.errors == [f"line 1: {BOOK.error('vote_counted')}"]
+    assert rejected.errors == [f"строка 1: {BOOK.error('vote_counted')}"]
     assert "«.» — подтвердить сразу" in rejected.errors[0]
     assert result.host.state is not None and result.host.state.players[5].alive
 
@@ -288,7 +288,12 @@ def test_resume_during_the_pause_restarts_the_pause_without_asking_again(
     clock = FakeClock()
     resumed = run_script([], SETTINGS, book=BOOK, clock=clock, resume=True, journal_path=journal)
     host = resumed.host
-    assert resumed.transcript == ["Продолжаем игру."]  # no count is asked for again
+    # No count is asked for again; the counts the host must confirm are said again.
+    assert resumed.transcript[0] == "Продолжаем игру."
+    assert resumed.transcript[1:] and all(
+        line.startswith(("Против игрока номер", "За то, чтобы все покинули стол"))
+        for line in resumed.transcript[1:]
+    )
     assert host.prompt().kind is PromptKind.CONFIRM_VOTE
     assert host.timer is not None and host.timer.effect.timer is TimerKind.VOTE_RESULT
     assert host.remaining() == pytest.approx(8)

@@ -48,7 +48,7 @@ def a_game(settings: config.Settings, name: str, lines: list[str], age: float) -
     """A journal of ``lines`` played, last written ``age`` seconds ago."""
     journal = settings.path(settings.storage.journal_dir) / f"{name}.jsonl"
     if lines:
-        run_script(lines, settings, journal_path=journal)
+        run_script(lines, settings, journal_path=journal).host.close()  # the lock goes with it
     else:
         Journal.create(journal, settings).close()  # started and left at once
     stamp = time.time() - age
@@ -160,9 +160,13 @@ def test_play_plain_with_stdin_at_its_end_stops_with_a_message(tmp_path: Path) -
     assert result.returncode == 0, result.stderr
     book = PhraseBook.load(settings.language)
     assert book.screen("keyboard_closed") in result.stdout  # in the game's language
-    assert book.screen("game_paused", {"journal": "X"}).split("X")[-1] in result.stdout
     assert "Traceback" not in result.stderr
-    assert newest_unfinished(settings.path(settings.storage.journal_dir)) is not None
+    journal = newest_unfinished(settings.path(settings.storage.journal_dir))
+    assert journal is not None
+    # The game was left empty, so a bare `voicehost resume` would pick another: the hint names
+    # this one.
+    assert book.screen("game_paused", {"journal": journal}) in result.stdout
+    assert f"voicehost resume {journal}" in result.stdout
 
 
 def shlex_quote(text: str) -> str:
@@ -196,4 +200,20 @@ def test_the_launcher_makes_every_readme_command_work_in_a_new_shell(tmp_path: P
             env=fresh,
         )
         assert result.returncode == 0, (command, result.stderr)
-        assert "usage: voicehost" in result.stdout
+        assert "voicehost" in result.stdout.splitlines()[0]  # «использование: voicehost …»
+
+
+def test_play_does_not_offer_a_game_another_host_is_hosting(tmp_path: Path, capsys) -> None:
+    """Two terminals on one machine: the second `play` must not offer to resume the game the
+    first is hosting (the resume would be refused); it says so and starts a new game."""
+    from voicehost.host.journal import Journal
+
+    _, settings = setup(tmp_path)
+    busy = a_game(settings, "game-busy", ["2 5 9", "wait", "4"], age=0)
+    held = Journal.reopen(busy)
+    try:
+        assert offer_resume(settings, Terminal("\n")) is None
+        assert f"Незаконченную игру {busy} сейчас ведёт другой voicehost" in capsys.readouterr().out
+    finally:
+        held.close()
+    assert offer_resume(settings, Terminal("\n")) == busy  # once it is free, it is offered

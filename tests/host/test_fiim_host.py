@@ -43,7 +43,7 @@ def test_a_wrong_preset_line_says_what_to_write(line: str) -> None:
 
 def test_a_preset_line_after_the_first_command_is_reported() -> None:
     result = run_script(["2 5 9", "preset fiim"], config.loads(""))
-    assert [error.split(":")[0] for error in result.errors] == ["line 2"]
+    assert [error.split(":")[0] for error in result.errors] == ["строка 2"]
 
 
 @pytest.mark.parametrize(("phase", "waits"), [(Phase.NIGHT_DON, 1), (Phase.NIGHT_SHERIFF, 2)])

@@ -112,6 +112,26 @@ def test_the_referee_adds_points_and_the_protocol_scores_the_best_move(
     assert out.rstrip().splitlines()[-1].startswith("Протокол записан: ")  # the game's language
 
 
+def test_score_run_again_lists_the_earlier_points_and_says_what_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A second `protocol --score` does not silently replace the first: it lists what is kept,
+    says that a line for the same seat replaces it, and names each change."""
+    journal = _play(tmp_path, "fiim-best-move.txt")
+    assert _score(tmp_path, journal, "3 +0.3 вёл город\n5 -0.1 шум\n\n", monkeypatch) == 0
+    capsys.readouterr()
+    assert _score(tmp_path, journal, "3 +0.2 вёл город\n\n", monkeypatch) == 0
+    out, err = capsys.readouterr()
+    earlier = err.index(RU.screen("score_earlier", {"count": 2}))
+    assert err.index("игрок 3: +0.3 (вёл город)") > earlier
+    assert err.index("игрок 5: -0.1 (шум)") > earlier
+    assert RU.screen("score_earlier_hint") in err
+    assert "игрок 3: было +0.3 (вёл город), стало +0.2 (вёл город)" in err
+    protocol = json.loads(out[: out.rindex("}") + 1])
+    scores = {line["seat"]: line for line in protocol["scores"]}
+    assert scores[3]["extra"] == 0.2 and scores[5]["extra"] == -0.1  # seat 5 kept
+
+
 def test_a_removal_costs_points_and_shows_in_the_protocol(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

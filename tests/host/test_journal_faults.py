@@ -7,12 +7,15 @@ import errno
 import json
 import os
 import stat
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
 from faultkit import (
     BOOK,
+    REPO,
     SCRIPT,
     SETTINGS,
     can_mount,
@@ -167,8 +170,16 @@ def test_a_second_host_of_the_same_journal_is_refused(tmp_path):
         second = voicehost("--config", str(config), "resume", "--plain", str(journal), stdin=-3)
         out, err = second.communicate(timeout=60)
         assert second.returncode == 1
-        assert "being hosted by another voicehost" in err and "Traceback" not in err
+        assert "уже ведёт другой voicehost" in err and "Traceback" not in err  # language: ru
         assert first.poll() is None  # the first host goes on
+        # the boot service's way in starts no second game beside the running one
+        boot = voicehost("--config", str(config), "play", "--plain", "--resume-or-start",
+                         stdin=-3)  # fmt: skip
+        out, err = boot.communicate(timeout=60)
+        assert boot.returncode == 1, (out, err)
+        assert "уже ведёт другой voicehost" in err and "сначала остановите его" in err
+        assert "Добрый вечер" not in out
+        assert list(journal.parent.glob("*.jsonl")) == [journal]
     finally:
         first.stdin.write("q\n")  # type: ignore[union-attr]
         first.stdin.close()  # type: ignore[union-attr]
@@ -374,3 +385,141 @@ def test_resume_narrows_a_0644_journal_and_says_so(lines, tmp_path, caplog):
         run_script([], SETTINGS, book=BOOK, resume=True, journal_path=path).host.close()
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert any("owner-only" in record.getMessage() for record in caplog.records)
+
+
+# ---------------------------------------------------------------- the journal vanishes
+
+
+def _vanish_by_deleting_the_folder(path: Path) -> None:
+    import shutil
+
+    shutil.rmtree(path.parent)
+
+
+def _vanish_by_a_folder_in_its_place(path: Path) -> None:
+    path.unlink()
+    path.mkdir()
+
+
+@pytest.mark.parametrize(
+    "vanish",
+    [_vanish_by_deleting_the_folder, _vanish_by_a_folder_in_its_place],
+    ids=["folder-deleted", "file-replaced-by-a-folder"],
+)
+def test_a_vanished_journal_is_written_anew_whole_and_the_screen_names_it(tmp_path, vanish):
+    """The host notices at the next write, says so on the screen in the game's language, and
+    the new journal it names holds the whole game: a crash after it loses nothing."""
+    path = tmp_path / "journals" / "game.jsonl"
+    host, screen, _ = _host(path)
+    script = [line for line in SCRIPT if line.split("#")[0].strip()]
+    run_script(script[:20], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    vanish(path)
+    run_script(script[20:40], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    new = host.journal_path
+    assert new is not None and new != path or vanish is _vanish_by_deleting_the_folder
+    assert new is not None and new.is_file()
+    told = [line for line in screen.lines if BOOK.screen("journal_moved", {"old": path,
+            "new": new}) in line]  # fmt: skip
+    assert len(told) == 1, screen.lines[-12:]
+    assert f"voicehost resume {new}" in told[0]
+    # a crash now (no close): the new journal alone rebuilds the same game (a copy: this
+    # process still holds the new journal's lock)
+    copy = tmp_path / "after-crash.jsonl"
+    copy.write_bytes(new.read_bytes())
+    crashed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=copy).host
+    crashed.close()
+    assert crashed.inputs == host.inputs
+    run_script(script[40:], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert host.over
+    host.close()
+    finished = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=new).host
+    finished.close()
+    assert finished.inputs == host.inputs
+
+
+def test_a_vanished_journal_is_not_told_at_night(tmp_path):
+    """Telling it the moment a night choice is written would tell the table someone acted."""
+    path = tmp_path / "journals" / "game.jsonl"
+    host, screen, _ = _host(path)
+    run_script(["2 5 9"], SETTINGS, book=BOOK, clock=host.clock, host=host)  # night 0
+    _vanish_by_deleting_the_folder(path)
+    run_script(["wait", "4"], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert host.state is not None and host.state.phase.is_night
+    assert not any("пропал" in line for line in screen.lines)
+    run_script(["wait", "7", "wait"], SETTINGS, book=BOOK, clock=host.clock, host=host)
+    assert not host.state.phase.is_night
+    assert sum("пропал" in line for line in screen.lines) == 1
+    host.close()
+
+
+# ---------------------------------------------------------------- stopped from outside
+
+
+def _read_until(master: int, needle: str, seconds: float = 30) -> str:
+    import select
+
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and needle.encode() not in seen:
+        ready, _, _ = select.select([master], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            seen += chunk
+    return seen.decode("utf-8", "replace")
+
+
+def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
+    """`systemctl stop` or `kill` at the full-screen UI: the screen is given back, a line says
+    what happened and where the game is, and the journal resumes."""
+    import pty
+    import signal
+
+    config = config_file(tmp_path)
+    journal = tmp_path / "journals" / "game.jsonl"
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "LINES": "40", "COLUMNS": "120"}
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "voicehost",
+            "--config",
+            str(config),
+            "play",
+            "--text",
+            "--journal",
+            str(journal),
+        ],  # fmt: skip
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        cwd=REPO,
+        start_new_session=True,
+    )
+    os.close(slave)
+    try:
+        _read_until(master, "мафия")  # the full screen is up and asks for the mafia
+        os.write(master, b"2 5 9\r")
+        deadline = time.monotonic() + 30
+        while journal.read_text(encoding="utf-8").count("\n") < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        process.send_signal(signal.SIGTERM)
+        said = _read_until(master, "voicehost resume")
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        os.close(master)
+    assert "SIGTERM" in said and "Ведущий остановлен извне" in said
+    assert f"voicehost resume {journal}" in said
+    assert "Traceback" not in said
+    resumed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
+    resumed.close()
+    assert len(resumed.inputs) == 1

@@ -28,6 +28,7 @@ LAYERS = {
     "voice_in": 5,
     "keypad": 5,
     "console": 5,
+    "web": 5,
     "testing": 6,
     "cli": 7,
     "__main__": 8,

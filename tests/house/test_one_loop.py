@@ -58,7 +58,7 @@ def test_the_paced_demo_is_played_by_the_host_loop(runs: list[bool]) -> None:
 def test_lines_after_the_end_of_the_game_are_reported(runs: list[bool]) -> None:
     result = run_script([*SCRIPT, "# done", "5"], SETTINGS)
     assert result.host.over
-    assert len(result.errors) == 1 and result.errors[0].startswith(f"line {len(SCRIPT) + 2}:")
+    assert len(result.errors) == 1 and result.errors[0].startswith(f"строка {len(SCRIPT) + 2}:")
 
 
 def test_no_other_module_loops_over_host_commands() -> None:

@@ -37,9 +37,14 @@ ROOT = Path(__file__).resolve().parents[2]
 MIC_RATE = 48000
 
 
-def run_doctor(folder: Path, env: dict[str, str], *extra: str) -> subprocess.CompletedProcess[str]:
+def run_doctor(
+    folder: Path, env: dict[str, str], *extra: str, language: str = "en"
+) -> subprocess.CompletedProcess[str]:
     config = folder / "config.yaml"
-    config.write_text("storage:\n  journal_dir: journals\nlistener:\n  models_dir: models\n")
+    config.write_text(
+        f"language: {language}\nstorage:\n  journal_dir: journals\n"
+        "listener:\n  models_dir: models\n"
+    )
     environment = {key: value for key, value in os.environ.items() if not key.startswith("ALSA")}
     environment.update(env)
     environment.update(HOME=str(folder), PYTHONPATH=str(ROOT))
@@ -75,7 +80,7 @@ def test_without_a_sound_card_every_check_still_reports(tmp_path: Path) -> None:
     must, hands_free = fixes.split("For hands-free play")
     assert "Sound output: plug in a speaker" in must
     assert "Microphone" not in must and "Keypad" not in must
-    assert "voicehost models fetch ru" in hands_free and "Microphone: plug in" in hands_free
+    assert "voicehost models fetch en" in hands_free and "Microphone: plug in" in hands_free
     assert (tmp_path / "journals").is_dir()
 
 
@@ -100,7 +105,7 @@ def test_a_keyboard_host_with_a_speaker_and_no_microphone_has_nothing_to_fix(
 
 
 def test_the_keypad_hint_names_a_list_that_is_printed() -> None:
-    finding = check_keypad(Settings(), Options())
+    finding = check_keypad(Settings(language="en"), Options())
     if "among 0 input devices" in finding.detail:
         assert "the list above" not in finding.fix
         assert "`cat /proc/bus/input/devices`" in finding.fix
@@ -160,9 +165,9 @@ def test_a_room_too_loud_for_hearing_is_a_warning_that_says_what_to_do(tmp_path:
 
 
 def test_the_russian_voice_is_verified_by_rendering() -> None:
-    finding = check_voice(Settings(), Options())
+    finding = check_voice(Settings(), Options())  # a Russian game (the default)
     assert finding.status is Status.OK, finding
-    assert "zle/ru" in finding.detail
+    assert "голос «zle/ru» говорит" in finding.detail
 
 
 class LateWave:
@@ -187,7 +192,7 @@ def test_the_voice_check_waits_for_a_slow_synthesis(
 
     late = LateWave(delay)
     monkeypatch.setattr(driver, "wave", late)
-    finding = check_voice(Settings(), Options())
+    finding = check_voice(Settings(language="en"), Options())
     assert late.opened >= 1, "the delay was not in the synthesis path"
     assert finding.status is Status.OK, finding
     seconds = float(finding.detail.split("(")[1].split(" s ")[0])
@@ -195,7 +200,7 @@ def test_the_voice_check_waits_for_a_slow_synthesis(
 
 
 def test_a_voice_espeak_does_not_have_is_a_failure_with_the_fix() -> None:
-    settings = Settings()
+    settings = Settings(language="en")
     settings = dataclasses.replace(
         settings, voice=dataclasses.replace(settings.voice, voice="xx/none")
     )
@@ -208,7 +213,7 @@ def test_no_model_is_a_warning_naming_the_install_command(tmp_path: Path) -> Non
     settings = Settings(base_dir=str(tmp_path))
     finding = check_model(settings, Options())
     assert finding.status is Status.WARN
-    assert "voicehost models fetch ru" in finding.fix
+    assert "voicehost models fetch ru" in finding.fix and "флешке" in finding.fix
 
 
 def korean_model() -> Path:
@@ -220,11 +225,12 @@ def test_a_model_of_the_wrong_language_is_caught_by_its_stop_words(tmp_path: Pat
     (tmp_path / "models").mkdir()
     (tmp_path / "models" / "vosk-model-small-ko").symlink_to(korean_model())
     settings = Settings(
-        base_dir=str(tmp_path), listener=ListenerSettings(model="vosk-model-small-ko")
+        base_dir=str(tmp_path),
+        listener=ListenerSettings(model="vosk-model-small-ko"),
     )
     finding = check_model(settings, Options())
     assert (finding.status, finding.hands_free) == (Status.WARN, True)  # the keyboard still works
-    assert "спасибо, пас" in finding.detail and "wrong model or language" in finding.detail
+    assert "спасибо, пас" in finding.detail and "не та модель или не тот язык" in finding.detail
 
 
 def test_stop_words_the_model_knows_are_not_reported_missing() -> None:
@@ -234,8 +240,8 @@ def test_stop_words_the_model_knows_are_not_reported_missing() -> None:
 def test_no_keypad_here_is_a_warning_or_a_failure_when_required() -> None:
     if os.path.isdir("/dev/input") and os.listdir("/dev/input"):
         pytest.skip("this machine has input devices")
-    assert check_keypad(Settings(), Options()).status is Status.WARN
-    required = Settings(keypad=KeypadSettings(enabled="on"))
+    assert check_keypad(Settings(language="en"), Options()).status is Status.WARN
+    required = Settings(language="en", keypad=KeypadSettings(enabled="on"))
     finding = check_keypad(required, Options())
     assert finding.status is Status.FAIL and "plug in a USB numeric keypad" in finding.fix
 
@@ -243,7 +249,9 @@ def test_no_keypad_here_is_a_warning_or_a_failure_when_required() -> None:
 def test_an_unwritable_journal_folder_is_a_failure(tmp_path: Path) -> None:
     (tmp_path / "blocker").write_text("a file where the folder should be")
     settings = Settings(
-        base_dir=str(tmp_path), storage=StorageSettings(journal_dir="blocker/journals")
+        language="en",
+        base_dir=str(tmp_path),
+        storage=StorageSettings(journal_dir="blocker/journals"),
     )
     finding = check_journal_folder(settings, Options())
     assert finding.status is Status.FAIL
@@ -257,7 +265,9 @@ def test_a_check_that_crashes_becomes_a_finding_and_the_rest_still_run() -> None
     def fine(settings: Settings, options: Options) -> Finding:
         return Finding("Fine", Status.OK, "all good")
 
-    findings = list(run_checks(Settings(), Options(), (("Broken", broken), ("Fine", fine))))
+    findings = list(
+        run_checks(Settings(language="en"), Options(), (("Broken", broken), ("Fine", fine)))
+    )
     assert [finding.status for finding in findings] == [Status.FAIL, Status.OK]
     assert "boom" in findings[0].detail
 
@@ -266,3 +276,17 @@ def test_all_good_says_ready() -> None:
     assert format_fixes([Finding("Disk", Status.OK, "plenty")]) == [
         "Nothing to fix: ready for a game."
     ]
+
+
+def test_a_russian_config_gets_the_whole_report_in_russian(tmp_path: Path) -> None:
+    """Every line of the report, the check names and the fixes speak the game's language;
+    PortAudio's own words are quoted inside the Russian sentence."""
+    result = run_doctor(tmp_path, {}, "--no-tone", language="ru")
+    assert "Traceback" not in result.stderr + result.stdout
+    out = result.stdout
+    assert out.startswith("voicehost doctor: проверяю эту машину перед игрой")
+    assert "Нужно для любой игры:" in out and "Что исправить:" in out
+    assert "✘ Вывод звука     вывод звука не найден (PortAudio: «" in out
+    assert "Папка журналов" in out and "Модель речи" in out
+    for english in ("Needed for", "What to fix", "no sound output", "plug in", "Sound output"):
+        assert english not in out, english

@@ -118,15 +118,19 @@ def test_status_tells_whether_a_start_resumes_or_begins(
     config = write_config(tmp_path)
     units = ["--unit-dir", str(tmp_path / "units")]
     assert main(["--config", str(config), "service", "status", *units]) == 3
-    assert "Not installed" in capsys.readouterr().out
+    assert "Служба не установлена" in capsys.readouterr().out  # config.yaml: language: ru
     install(tmp_path, config)
     capsys.readouterr()
     assert main(["--config", str(config), "service", "status", *units]) == 0
-    assert "on start: starts a new game" in capsys.readouterr().out
+    assert "при запуске: начнётся новая игра" in capsys.readouterr().out
     journal = tmp_path / "var-lib" / "voicehost" / "journals" / "game-2024-05-01_20-00-00.jsonl"
     journal.parent.mkdir(parents=True)
     journal.write_text("{}\n")
     main(["--config", str(config), "service", "status", *units])
+    assert f"при запуске: продолжится {journal}" in capsys.readouterr().out
+    english = config.with_name("english.yaml")
+    english.write_text(config.read_text() + "language: en\n")
+    main(["--config", str(english), "service", "status", *units])
     assert f"on start: resumes {journal}" in capsys.readouterr().out
 
 
@@ -135,7 +139,7 @@ def test_uninstall_removes_the_unit(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["service", "uninstall", "--unit-dir", str(unit.parent)]) == 0
     assert not unit.exists()
     assert main(["service", "uninstall", "--unit-dir", str(unit.parent)]) == 0
-    assert "not installed" in capsys.readouterr().out
+    assert "служба не установлена" in capsys.readouterr().out  # the default config: ru
 
 
 def test_the_host_never_runs_as_root(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,3 +185,26 @@ def test_mistakes_are_explained_not_tracebacks(
     )
     assert code == 1
     assert message in capsys.readouterr().err
+
+
+def test_with_the_web_face_the_unit_allows_the_local_network_only(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    offline = unit_text(UnitSpec(USER, voicehost_command(config), tmp_path, config))
+    web = unit_text(UnitSpec(USER, voicehost_command(config), tmp_path, config, web=True))
+    assert "PrivateNetwork=yes" in offline and "PrivateNetwork" not in web
+    assert "IPAddressDeny=any" in web
+    assert "192.168.0.0/16" in web and "0.0.0.0/0" not in web and "IPAddressAllow=any" not in web
+    kept = [
+        line for line in offline.splitlines() if "Network" not in line and "Address" not in line
+    ]
+    assert all(line in web.splitlines() for line in kept)  # every other hardening stays
+    assert f"User={USER}" in web and "User=root" not in web
+    unit = tmp_path / "voicehost.service"
+    unit.write_text(web)
+    result = subprocess.run(["systemd-analyze", "security", "--offline=yes", str(unit)],
+                            capture_output=True, text=True, timeout=60)  # fmt: skip
+    if "Overall exposure level" in result.stdout:
+        exposure = float(
+            result.stdout.split("Overall exposure level for voicehost.service:")[1].split()[0]
+        )
+        assert exposure <= 2.5, result.stdout

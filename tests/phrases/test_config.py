@@ -115,6 +115,25 @@ def test_config_mistakes_name_key_line_and_what_is_allowed(
     assert named in message
 
 
+def test_several_bad_timers_are_named_all_at_once() -> None:
+    """A host fixing config.yaml sees every wrong value in one go, each with its line."""
+    text = (
+        "timers:\n  nomination_speech_seconds: -5\n  discussion_seconds: abc\n"
+        "  last_words_seconds: 99999\n  warning_seconds: 5\nvoice:\n  volume: 3\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        config.loads(text)
+    message = str(caught.value)
+    for key, line in (
+        ("timers.nomination_speech_seconds", 2),
+        ("timers.discussion_seconds", 3),
+        ("timers.last_words_seconds", 4),
+        ("voice.volume", 7),
+    ):
+        assert f"config: {key} (line {line}): " in message, message
+    assert message.startswith("config.yaml has 4 wrong values:")
+
+
 @pytest.mark.parametrize(
     ("text", "setting", "value"),
     [

@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from voicehost.game.model import Role
-from voicehost.phrases import PhraseBook, Segment
+from voicehost.phrases import STRESS_MARK, PhraseBook, Segment, shown
 
 pytestmark = pytest.mark.skipif(shutil.which("espeak-ng") is None, reason="needs espeak-ng")
 
@@ -70,8 +71,9 @@ def _expected(word: str, before: str | None, key: str) -> str | None:
     return STRESS.get(word)
 
 
-def _phonemes(tokens: list[str]) -> dict[str, str]:
-    """espeak-ng's phonemes of each token (a word, or ``[[phonemes]]``), one run for all."""
+def _phonemes(tokens: list[str], *, lower: bool = True) -> dict[str, str]:
+    """espeak-ng's phonemes of each token (a word, or ``[[phonemes]]``), one run for all;
+    ``lower=False`` keeps the case, which tells espeak-ng's vowels (``V``) from consonants."""
     unique = sorted(set(tokens))
     result = subprocess.run(
         ["espeak-ng", "-v", "ru", "-x", "-q"],
@@ -83,7 +85,10 @@ def _phonemes(tokens: list[str]) -> dict[str, str]:
     )
     lines = [line.strip() for line in result.stdout.splitlines() if line.strip()]
     assert len(lines) == len(unique), "espeak-ng printed one line per token"
-    return {token: line.lower().rstrip("#_") for token, line in zip(unique, lines, strict=True)}
+    return {
+        token: (line.lower() if lower else line).rstrip("#_")
+        for token, line in zip(unique, lines, strict=True)
+    }
 
 
 def _pieces(book: PhraseBook) -> list[tuple[str, list[Segment]]]:
@@ -151,3 +156,164 @@ def test_the_screen_never_shows_a_mark_or_phonemes() -> None:
     text = book.render("day.vote_result", {"seat": 5, "votes": 3}).text
     assert text == "Против игрока номер пять — три голоса."
     assert book.render("morning.commissar_found").text == "Комиссар нашёл мафию."
+
+
+# --------------------------------------------------------------------- every piece, every word
+
+TABLE_FILE = Path(__file__).with_name("stress-ru.txt")
+VOWELS = "аеёиоуыэюя"
+#: espeak-ng's Russian vowel phonemes; ``@-`` is the short schwa it puts inside «гр», «др», not a
+#: syllable of its own.
+PHONEME_VOWELS = frozenset("aAoOuUeEiIyYV@8")
+UNSTRESSED = ("за", "по", "без")
+
+
+def _stressed_vowel(marked: str) -> int:
+    """Which vowel (0, 1, ..) of a word carries the stress: the one before U+0301, or «ё»."""
+    index = -1
+    for position, char in enumerate(marked):
+        if char in VOWELS:
+            index += 1
+            if marked[position + 1 : position + 2] == STRESS_MARK or char == "ё":
+                return index
+    raise AssertionError(f"«{marked}» has no stress mark and no «ё»")
+
+
+def _said_vowel(phonemes: str) -> tuple[int, int | None]:
+    """(how many syllables, which one is stressed) in espeak-ng's phonemes of one word."""
+    syllables, stressed = 0, None
+    for char in phonemes.replace("@-", ""):
+        if char == "'":
+            stressed = syllables
+        elif char in PHONEME_VOWELS:
+            syllables += 1
+    return syllables, stressed
+
+
+def _table() -> dict[str, str]:
+    rows = [line.strip() for line in TABLE_FILE.read_text(encoding="utf-8").splitlines()]
+    words = [row for row in rows if row and not row.startswith("#")]
+    table = {shown(word): word for word in words}
+    assert len(table) == len(words), "each word once in the table"
+    return table
+
+
+def _words_of_every_piece(book: PhraseBook) -> list[tuple[str, str, str]]:
+    """(piece key, word as shown, token as spoken) for every word of every spoken piece."""
+    found = []
+    for segment in book.all_segments():
+        shown_words = [w.lower() for w in _WORD.findall(segment.shown)]
+        tokens = _TOKEN.findall(segment.text)
+        assert len(shown_words) == len(tokens), f"{segment.key}: spoken words are shown words"
+        found += [(segment.key, w, t) for w, t in zip(shown_words, tokens, strict=True)]
+    return found
+
+
+def test_every_word_of_every_piece_is_in_the_table_or_marked_in_the_book() -> None:
+    """A new phrase cannot enter unchecked: each of its words must be in stress-ru.txt (or be
+    marked in the book, where its stress depends on the sentence)."""
+    book = PhraseBook.load("ru")
+    table = _table()
+    unknown = sorted(
+        {
+            f"{key}: «{word}»"
+            for key, word, token in _words_of_every_piece(book)
+            if not token.startswith("[[")
+            and sum(char in VOWELS for char in word) > 1
+            and word not in table
+        }
+    )
+    assert unknown == [], (
+        f"add these words to {TABLE_FILE.name}, stressed as a Russian speaker says them "
+        "(`espeak-ng -v ru -x WORD` shows what the voice does)"
+    )
+
+
+def test_espeak_says_every_word_of_every_piece_with_the_tables_stress() -> None:
+    book = PhraseBook.load("ru")
+    table = _table()
+    by_phonemes = {phonemes: word for word, phonemes in book.pronunciations().items()}
+    checks: dict[str, tuple[str, str]] = {}  # token -> (where, the stressed word it must be)
+    for key, word, token in _words_of_every_piece(book):
+        if token.startswith("[["):
+            marked = by_phonemes[token[2:-2]]
+            if STRESS_MARK not in marked:
+                continue  # an unstressed preposition: see the next test
+        elif sum(char in VOWELS for char in word) > 1 and word in table:
+            marked = table[word]
+        else:  # one syllable: nothing to misplace (a word not in the table: the test above)
+            continue
+        checks.setdefault(token, (f"{key}: «{word}»", marked))
+    assert len(checks) > 150  # every word of the book, not a handful
+    phonemes = _phonemes(list(checks), lower=False)
+    wrong = []
+    for token, (where, marked) in checks.items():
+        syllables, stressed = _said_vowel(phonemes[token])
+        if syllables != sum(char in VOWELS for char in marked) or stressed != _stressed_vowel(
+            marked
+        ):
+            wrong.append(f"{where} is said {phonemes[token]!r}, wants «{marked}»")
+    assert wrong == []
+
+
+def test_prepositions_are_said_with_the_word_after_them_unstressed() -> None:
+    """«за столом», «по решению», «без последнего»: espeak-ng alone stresses each preposition."""
+    book = PhraseBook.load("ru")
+    pairs = set()
+    for segment in book.all_segments():
+        tokens = _TOKEN.findall(segment.text)
+        words = [w.lower() for w in _WORD.findall(segment.shown)]
+        for index, word in enumerate(words[:-1]):
+            if word in UNSTRESSED:
+                pairs.add((word, f"{tokens[index]} {tokens[index + 1]}"))
+    assert {word for word, _ in pairs} == set(UNSTRESSED)
+    result = subprocess.run(
+        ["espeak-ng", "-v", "ru", "-x", "-q"],
+        input="\n".join(f"{pair}." for _, pair in sorted(pairs)),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    said = [line.split()[0] for line in result.stdout.splitlines() if line.strip()]
+    assert len(said) == len(pairs)
+    stressed = [f"{pair} -> {first}" for (_, pair), first in zip(sorted(pairs), said, strict=True)]
+    assert [line for line in stressed if "'" in line.split("->")[1]] == []
+    # and espeak-ng alone does stress them, so the book's entries matter
+    assert "'" in _phonemes(["за"])["за"]
+
+
+def test_the_mis_stresses_hosts_heard_are_gone() -> None:
+    book = PhraseBook.load("ru")
+    spoken = {
+        key: " ".join(s.text for s in book.render(key, params).segments)
+        for key, params in {
+            "fiim.best_move": {"seat": 3},
+            "fiim.best_move_taken": {"seat": 3, "seats": (4, 5, 6)},
+            "fiim.team_loss": {"seat": 3},
+            "keypad.unplugged": {},
+        }.items()
+    }
+    phonemes = _phonemes(
+        [t for text in spoken.values() for t in _TOKEN.findall(text) if t.startswith("[[")],
+        lower=False,
+    )
+    said = " ".join(phonemes.values())
+    assert "n'om;ira" in said  # назовите три но́мера
+    assert "nVm;ir'A" in said  # номера́ четыре, пять и шесть
+    assert "sud;j'i" in said  # по решению судьи́
+    assert "tS;'it;i" in said  # подключи́те
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_every_phrase_begins_with_a_capital(language: str) -> None:
+    book = PhraseBook.load(language)
+    for key in list(book.keys()):  # PhraseBook is not iterable
+        params = {}
+        for placeholder in book.placeholders(key):
+            params[placeholder.name] = {"list": (3, 5), "word": "mafia", "text": "книга"}.get(
+                placeholder.kind.value, 2
+            )
+        text = book.render(key, params).text
+        first = next(char for char in text if char.isalpha())
+        assert first.isupper(), f"{key}: {text}"

@@ -196,7 +196,7 @@ def test_models_commands_fetch_install_and_list(server, payload, tmp_path, monke
 
     assert main(["--config", str(config), "models", "fetch", "xx", "--url", server.url]) == 0
     out = capsys.readouterr()
-    assert "Installed" in out.out and "100%" in out.err
+    assert "Установлена модель" in out.out and "100%" in out.err  # language: ru (default)
 
     archive = tmp_path / "vosk-model-small-ru-0.22.zip"
     archive.write_bytes(model_zip("vosk-model-small-ru-0.22"))

@@ -112,9 +112,9 @@ def test_phrases_build_fills_the_cache_and_says_how_long(tmp_path, capsys):
     assert main(["--config", str(config), "phrases", "build"]) == 0
     took = time.perf_counter() - started
     first = capsys.readouterr().out
-    assert "synthesised now" in first and " s)" in first
+    assert "синтезировано сейчас" in first and " с)." in first  # config: language ru
     files = list((tmp_path / "cache").glob("*.wav"))
     assert len(files) > 150
     assert main(["--config", str(config), "phrases", "build"]) == 0
-    assert "0 synthesised now" in capsys.readouterr().out
+    assert "синтезировано сейчас — 0," in capsys.readouterr().out
     assert took < 30

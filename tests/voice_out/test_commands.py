@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import os
 import subprocess
@@ -63,10 +64,26 @@ def test_rehearse_has_the_sample_topic_ready(config, capsys, caplog):
 
 
 def test_rehearse_names_the_choices_for_a_wrong_phase_or_key(ru_book):
-    with pytest.raises(VoicehostError, match="the phases are: game, acquaintance, night0, night"):
+    with pytest.raises(VoicehostError, match="the parts are: game, acquaintance, night0, night"):
         select_keys(ru_book.keys(), phase="nite", key=None)
     with pytest.raises(VoicehostError, match="did you mean day.defence"):
         select_keys(ru_book.keys(), phase=None, key="day.defense")
+    with pytest.raises(VoicehostError, match="части игры: game, acquaintance, night0, night"):
+        select_keys(ru_book.keys(), phase="nite", key=None, book=ru_book)
+    with pytest.raises(VoicehostError, match="может быть, day.defence"):
+        select_keys(ru_book.keys(), phase=None, key="day.defense", book=ru_book)
+
+
+@pytest.mark.parametrize("name", ["vote", "Vote", "voting", "голосование", "голоса"])
+def test_rehearse_takes_the_names_people_use_for_the_vote(ru_book, name):
+    chosen = select_keys(ru_book.keys(), phase=name, key=None, book=ru_book)
+    assert "day.vote_for" in chosen and "fiim.vote_start" in chosen and "day.revote" in chosen
+    assert "night.mafia_wakes" not in chosen and "day.discussion" not in chosen
+
+
+@pytest.mark.parametrize(("name", "key"), [("ночь", "night.mafia_wakes"), ("утро", "morning.miss")])
+def test_rehearse_takes_russian_names_of_the_parts(ru_book, name, key):
+    assert key in select_keys(ru_book.keys(), phase=name, key=None, book=ru_book)
 
 
 def test_rehearse_fills_placeholders_with_sample_values(ru_book):
@@ -164,3 +181,52 @@ def test_enter_and_space_at_a_terminal_and_in_a_script(enter: str, meaning: str)
         os.close(master)
         os.close(slave)
     assert list(key_presses(io.StringIO("\nk\n  \nQuit\n"), enter)) == [enter, "k", enter, "q"]
+
+
+def test_without_a_sound_card_a_russian_game_says_why_in_russian(settings, ru_book) -> None:
+    """The no-sound notice's reason is the book's sentence saying what to do; PortAudio's own
+    words are quoted inside it."""
+    import logging
+
+    from voicehost.cli import wiring
+    from voicehost.cli.session import ScreenNotices
+    from voicehost.clock import FakeClock
+    from voicehost.console.terminal import LogScreen
+
+    screen = LogScreen()
+    handler = ScreenNotices(screen, ru_book)
+    package_log = logging.getLogger("voicehost")
+    package_log.addHandler(handler)
+    try:
+        russian = dataclasses.replace(settings, language="ru")
+        russian = dataclasses.replace(
+            russian, audio=dataclasses.replace(russian.audio, output_device="no such card")
+        )
+        wiring.make_audio(russian, FakeClock(), ru_book)
+    finally:
+        package_log.removeHandler(handler)
+    shown = [line for line in screen.lines if "Звука нет" in line]
+    assert len(shown) == 1, screen.lines
+    assert "подключите колонку или укажите audio.output_device" in shown[0]
+    assert "plug in a speaker" not in shown[0]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "shown"), [(59.97, "1:00.0"), (59.94, "0:59.9"), (0, "0:00.0"), (125.0, "2:05.0")]
+)
+def test_the_demo_transcript_never_prints_sixty_seconds(seconds: float, shown: str) -> None:
+    from voicehost.cli.demo import _clock
+
+    assert _clock(seconds) == shown
+
+
+def test_phrases_build_says_two_sentences_in_the_games_language(tmp_path, ru_book) -> None:
+    from voicehost.voice_out.cache import BuildReport
+    from voicehost.voice_out.speech import PrepareReport
+
+    report = PrepareReport(
+        457, 0, BuildReport(rendered=1, cached=269, seconds=0.4, folder=tmp_path)
+    )
+    said = report.said(ru_book)
+    assert said.startswith("Фрагментов готово: 457 (из голосового пакета — 0). Звуковой кэш ")
+    assert said.endswith("уже были готовы — 269 (за 0.4 с).")

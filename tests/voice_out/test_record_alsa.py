@@ -69,8 +69,8 @@ def test_a_whole_pack_recorded_through_the_microphone_speaks_the_demo(
     check = voicehost(["--config", str(config), "phrases", "check", str(pack)], env)
     assert check.returncode == 0, check.stdout + check.stderr
     for seats in range(8, 14):
-        assert f"For {seats} players: every piece is recorded." in check.stdout
-    assert "Total duration:" in check.stdout
+        assert f"Для {seats} игроков записаны все фрагменты." in check.stdout  # language: ru
+    assert "Общая длина:" in check.stdout
 
     # a second sitting has nothing left to do
     again = voicehost(

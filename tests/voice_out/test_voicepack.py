@@ -108,15 +108,16 @@ def test_phrases_check_lists_missing_unknown_unusable_and_too_long(
     config = write_config(tmp_path, warm_cache_dir)
     assert main(["--config", str(config), "phrases", "check", str(pack)]) == 1
     report = capsys.readouterr().out
-    assert "Missing (" in report and "num.m.0..4" in report and "day.defence#0" in report
+    # the default config's language is ru: the report is the Russian book's
+    assert "Нет записи (" in report and "num.m.0..4" in report and "day.defence#0" in report
     assert "num.m.5," not in report  # recorded
-    assert "Too long: num.m.7" in report and "1.5 s" in report
-    assert "Unknown: num.m.five.wav" in report
-    assert "Unusable: day.leaves.wav" in report and "day.leaves#0" in report
+    assert "Слишком длинный: num.m.7" in report and "1.5 с" in report
+    assert "Лишний файл: num.m.five.wav" in report
+    assert "Не годится: day.leaves.wav" in report and "day.leaves#0" in report
     for name in ("num.m.7.wav", "num.m.five.wav", "day.leaves.wav"):
         (pack / name).unlink()
     assert main(["--config", str(config), "phrases", "check", str(pack)]) == 0
-    assert "Every file is usable." in capsys.readouterr().out
+    assert "Все файлы годятся." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -176,7 +177,7 @@ def test_rehearse_compare_plays_each_phrase_synthetic_then_recorded(settings, ru
             assert np.array_equal(clip.samples, wanted.samples)
     # the recorded version is the pack's English take, not espeak's Russian
     assert not np.array_equal(heard.clips[0].samples, heard.clips[2].samples)
-    assert out.getvalue().count("synthetic, then recorded") == 2
+    assert out.getvalue().count("сначала синтезатор, затем запись") == 2  # the ru book
 
 
 def test_phrases_check_says_what_each_table_size_lacks(tmp_path, warm_cache_dir, ru_book, capsys):
@@ -193,11 +194,11 @@ def test_phrases_check_says_what_each_table_size_lacks(tmp_path, warm_cache_dir,
     config = write_config(tmp_path, warm_cache_dir)
     assert main(["--config", str(config), "phrases", "check", str(folder)]) == 0
     report = capsys.readouterr().out.splitlines()
-    assert [line for line in report if line.startswith("For ")] == [
-        *(f"For {seats} players: 1 piece missing: word.and" for seats in range(8, 12)),
-        "For 12 players: 2 pieces missing: word.and, num.m.12",
-        "For 13 players: 3 pieces missing: word.and, num.m.12..13",
+    assert [line for line in report if line.startswith("Для ")] == [
+        *(f"Для {seats} игроков нет записи 1 фрагмента: word.and" for seats in range(8, 12)),
+        "Для 12 игроков нет записи 2 фрагментов: word.and, num.m.12",
+        "Для 13 игроков нет записи 3 фрагментов: word.and, num.m.12..13",
     ]
     # every piece of the book but the three left out (the club's and FIIM's phrases alike)
-    files = f"in {len(pieces) - len(lacking)} files"
-    assert any(line.startswith("Total duration: ") and files in line for line in report)
+    files = f"файлов: {len(pieces) - len(lacking)}."
+    assert any(line.startswith("Общая длина: ") and files in line for line in report)

@@ -19,7 +19,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import DeviceError, VoicehostError
 
 DEMO_SCRIPT = Path(__file__).resolve().parents[2] / "examples" / "demo-10.txt"
@@ -33,20 +34,20 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost demo``."""
     parser = subparsers.add_parser(
         "demo",
-        help=cli.SUBCOMMANDS["demo"],
-        description=__doc__,
+        help=text("demo"),
+        description=text("demo.description"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--out", type=Path, default=Path("demo.wav"), help="the WAV to write")
-    parser.add_argument("--script", type=Path, default=DEMO_SCRIPT, help="another game script")
+    parser.add_argument("--out", type=Path, default=Path("demo.wav"), help=text("demo.out"))
+    parser.add_argument("--script", type=Path, default=DEMO_SCRIPT, help=text("demo.script"))
     parser.add_argument(
         "--max-silence",
         type=float,
         default=MAX_SILENCE_SECONDS,
-        help="shorten longer silences to this many seconds (0: keep the real timing)",
+        help=text("demo.max_silence"),
     )
-    parser.add_argument("--no-play", action="store_true", help="write the file only")
-    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
+    parser.add_argument("--no-play", action="store_true", help=text("demo.no_play"))
+    parser.add_argument("--pack", type=Path, help=text("demo.pack"))
     parser.set_defaults(func=run)
 
 
@@ -57,10 +58,10 @@ def run(args: argparse.Namespace) -> int:
     from voicehost.phrases import PhraseBook
 
     settings = with_pack(config.load(args.config), args.pack)
-    if settings.voice.engine == "text":
-        raise VoicehostError("voice.engine is text: the demo needs a voice (voice.engine: espeak)")
-    lines = _read_script(args.script)
     book = PhraseBook.load(settings.language)
+    if settings.voice.engine == "text":
+        raise VoicehostError(book.screen("demo_needs_voice"))
+    lines = _read_script(args.script, book)
     rate = settings.audio.sample_rate
     # The timeline is squeezed as it is rendered: no whole game in memory, no WAV read back.
     squeezer = SilenceSqueezer(rate, args.max_silence) if args.max_silence > 0 else None
@@ -70,19 +71,22 @@ def run(args: argparse.Namespace) -> int:
     output.close()
     cuts = squeezer.cuts if squeezer is not None else []
     game_frames = squeezer.frames if squeezer is not None else output.mixer.position
-    written = game_frames - sum(cut.removed for cut in cuts)
+    kept = game_frames - sum(cut.removed for cut in cuts)
     voice_starts = [p.start for p in output.placements() if p.lane == "voice"]
-    for text, start in zip(result.transcript, voice_starts, strict=False):
-        print(f"{_clock(position_after_cuts(start, cuts) / rate)}  {text}")
-    print(
-        f"\nWrote {args.out}: {written / rate:.0f} s of sound for {game_frames / rate / 60:.0f} "
-        f"minutes of game ({len(result.transcript)} announcements)."
-    )
+    for said, start in zip(result.transcript, voice_starts, strict=False):
+        print(f"{_clock(position_after_cuts(start, cuts) / rate)}  {said}")
+    written = {
+        "path": args.out,
+        "seconds": round(kept / rate),
+        "minutes": round(game_frames / rate / 60),
+        "count": len(result.transcript),
+    }
+    print("\n" + book.screen("demo_written", written))
     for error in result.errors:
-        print(f"  script {error}", file=sys.stderr)
+        print(f"  {error}", file=sys.stderr)
     if not args.no_play:
         audio = read_wav(args.out)
-        _play(audio.samples, audio.rate, settings.audio.output_device)
+        _play(audio.samples, audio.rate, settings.audio.output_device, book)
     return 1 if result.errors else 0
 
 
@@ -125,28 +129,36 @@ def with_pack(settings: config.Settings, pack: Path | None) -> config.Settings:
     )
 
 
-def _read_script(path: Path) -> list[str]:
+def _read_script(path: Path, book: Any) -> list[str]:
+    from voicehost.cli.play import EXAMPLES_DIR, script_path
+
     try:
-        return path.read_text(encoding="utf-8").splitlines()
+        return script_path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise VoicehostError(f"cannot read the demo script {path}: {exc.strerror}") from exc
+        raise VoicehostError(
+            book.screen(
+                "arg_cannot_read_script",
+                {"path": path, "reason": exc.strerror or "", "examples": EXAMPLES_DIR},
+            )
+        ) from exc
 
 
 def _clock(seconds: float) -> str:
-    minutes, rest = divmod(seconds, 60)
-    return f"{int(minutes)}:{rest:04.1f}"
+    """``m:ss.s``; rounded to the tenth first, so 59.97 s is 1:00.0, never 0:60.0."""
+    minutes, tenths = divmod(round(seconds * 10), 600)
+    return f"{minutes}:{tenths / 10:04.1f}"
 
 
-def _play(samples: Any, rate: int, device: str) -> None:
+def _play(samples: Any, rate: int, device: str, book: Any) -> None:
     """Play the demo on the sound card, if there is one; Ctrl-C stops it."""
     from voicehost.voice_out.sound import device_setting, import_sounddevice
 
     try:
         sd = import_sounddevice()
-        print("Playing it now (Ctrl-C stops)...")
+        print(book.screen("demo_playing"))
         sd.play(samples, rate, device=device_setting(device))
         sd.wait()
     except KeyboardInterrupt:
         sd.stop()
     except (DeviceError, Exception) as exc:  # noqa: BLE001 - PortAudio's own error type
-        print(f"No sound device ({str(exc).splitlines()[0]}): listen to the file instead.")
+        print(book.screen("demo_no_sound", {"reason": book.explain(exc).splitlines()[0]}))

@@ -28,7 +28,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import message_in, text
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.voice_out.sound_probe import sound_system_crash
@@ -87,28 +88,53 @@ Check = Callable[[Settings, Options], Finding]
 # --------------------------------------------------------------------------- helpers
 
 
+def _say(settings: Settings, key: str, /, **params: Any) -> str:
+    """A doctor's sentence in the language of the settings (the phrase book's ``cli``)."""
+    return message_in(settings.language, f"doctor.{key}", **params)
+
+
+#: Each check's name, as the report shows it: the key of its name in the book.
+CHECK_NAMES = {
+    "Sound output": "sound_output",
+    "Voice": "voice",
+    "Russian voice": "russian_voice",
+    "Free disk": "free_disk",
+    "Journal folder": "journal_folder",
+    "Microphone": "microphone",
+    "Speech model": "speech_model",
+    "Keypad": "keypad",
+}
+
+
 def _import_sounddevice() -> Any:
     crash = sound_system_crash()
     if crash is not None:
         raise VoicehostError(
-            crash + "; fix: repair or remove a broken ~/.asoundrc or /etc/asound.conf"
+            crash + "; fix: repair or remove a broken ~/.asoundrc or /etc/asound.conf",
+            phrase="sound_system_crash",
+            library=crash,
         )
     try:
         import sounddevice
     except OSError as exc:  # the PortAudio library itself is missing
         raise VoicehostError(
-            f"the PortAudio library is missing ({exc}); fix: sudo apt-get install libportaudio2"
+            f"the PortAudio library is missing ({exc}); fix: sudo apt-get install libportaudio2",
+            phrase="no_portaudio",
+            library=exc,
         ) from exc
     except ImportError as exc:
         raise VoicehostError(
-            "the sounddevice package is missing; fix: .venv/bin/pip install sounddevice"
+            "the sounddevice package is missing; fix: .venv/bin/pip install sounddevice",
+            phrase="no_sounddevice",
         ) from exc
     return sounddevice
 
 
-def _detail_and_fix(exc: VoicehostError) -> tuple[str, str]:
+def _detail_and_fix(exc: VoicehostError, settings: Settings) -> tuple[str, str]:
     detail, _, fix = str(exc).partition("; fix: ")
-    return detail, fix or "see the line above"
+    if exc.phrase:
+        return _say(settings, exc.phrase, **exc.params), _say(settings, f"{exc.phrase}_fix")
+    return detail, fix or _say(settings, "see_above")
 
 
 def _run_with_timeout(job: Callable[[], Any], seconds: float) -> Any:
@@ -125,7 +151,11 @@ def _run_with_timeout(job: Callable[[], Any], seconds: float) -> Any:
     thread.start()
     thread.join(seconds)
     if thread.is_alive():
-        raise VoicehostError(f"the device did not answer within {seconds:.0f} s")
+        raise VoicehostError(
+            f"the device did not answer within {seconds:.0f} s",
+            phrase="device_timeout",
+            seconds=f"{seconds:.0f}",
+        )
     if "error" in result:
         raise result["error"]
     return result.get("value")
@@ -156,14 +186,11 @@ def dbfs(samples: Any) -> float:
 def check_sound_output(settings: Settings, options: Options) -> Finding:
     """Play a test tone on the configured (or default) output."""
     name = "Sound output"
-    fix_card = (
-        "plug in a speaker (USB, or the 3.5 mm jack), check `aplay -l` lists it, and set "
-        "audio.output_device in config.yaml if it is not the default"
-    )
+    fix_card = _say(settings, "fix_card")
     try:
         sd = _import_sounddevice()
     except VoicehostError as exc:
-        return Finding(name, Status.FAIL, *_detail_and_fix(exc))
+        return Finding(name, Status.FAIL, *_detail_and_fix(exc, settings))
     import numpy as np
 
     from voicehost.voice_out.sound import device_setting  # numpy: not at `--help`
@@ -173,10 +200,12 @@ def check_sound_output(settings: Settings, options: Options) -> Finding:
     try:
         sd.check_output_settings(device=device, channels=1, dtype="int16", samplerate=rate)
     except Exception as exc:  # noqa: BLE001 - PortAudio raises several types for "no device"
-        return Finding(name, Status.FAIL, f"no sound output found ({_short(exc)})", fix_card)
+        return Finding(
+            name, Status.FAIL, _say(settings, "no_output", library=_short(exc)), fix_card
+        )
     device_name = _device_name(sd, device, "output")
     if not options.play_tone:
-        return Finding(name, Status.OK, f"found «{device_name}» (test tone skipped)")
+        return Finding(name, Status.OK, _say(settings, "output_found", device=device_name))
     t = np.arange(int(TONE_SECONDS * rate)) / rate
     envelope = np.minimum(1.0, np.minimum(t, TONE_SECONDS - t) / 0.05)  # no clicks
     level = max(0.05, settings.audio.cue_volume)
@@ -187,13 +216,15 @@ def check_sound_output(settings: Settings, options: Options) -> Finding:
         )
     except Exception as exc:  # noqa: BLE001 - any failure of the device is the finding
         return Finding(
-            name, Status.FAIL, f"«{device_name}» failed to play ({_short(exc)})", fix_card
+            name,
+            Status.FAIL,
+            _say(settings, "output_failed", device=device_name, library=_short(exc)),
+            fix_card,
         )
     return Finding(
         name,
         Status.OK,
-        f"played a {TONE_SECONDS:.0f}-second test tone on «{device_name}»: you should have heard "
-        "a beep; if not, turn the speaker up (`alsamixer`)",
+        _say(settings, "tone_played", seconds=f"{TONE_SECONDS:.0f}", device=device_name),
     )
 
 
@@ -206,21 +237,18 @@ def check_microphone(settings: Settings, options: Options) -> Finding:
 
 def _check_microphone(settings: Settings, options: Options) -> Finding:
     name = "Microphone"
-    fix_mic = (
-        "plug in a USB microphone, check `arecord -l` lists it, and set audio.input_device in "
-        "config.yaml if it is not the default"
-    )
+    fix_mic = _say(settings, "fix_mic")
     try:
         sd = _import_sounddevice()
     except VoicehostError as exc:
-        return Finding(name, Status.FAIL, *_detail_and_fix(exc))
+        return Finding(name, Status.FAIL, *_detail_and_fix(exc, settings))
     from voicehost.voice_out.sound import device_setting  # numpy: not at `--help`
 
     device = device_setting(settings.audio.input_device)
     try:
         sd.check_input_settings(device=device, channels=1, dtype="int16", samplerate=MIC_RATE)
     except Exception as exc:  # noqa: BLE001 - PortAudio raises several types for "no device"
-        return Finding(name, Status.FAIL, f"no microphone found ({_short(exc)})", fix_mic)
+        return Finding(name, Status.FAIL, _say(settings, "no_mic", library=_short(exc)), fix_mic)
     device_name = _device_name(sd, device, "input")
     frames = int(MIC_SECONDS * MIC_RATE)
 
@@ -232,44 +260,50 @@ def _check_microphone(settings: Settings, options: Options) -> Finding:
         samples = _run_with_timeout(record, DEVICE_TIMEOUT_SECONDS)
     except Exception as exc:  # noqa: BLE001 - any failure of the device is the finding
         return Finding(
-            name, Status.FAIL, f"«{device_name}» failed to record ({_short(exc)})", fix_mic
+            name,
+            Status.FAIL,
+            _say(settings, "mic_failed", device=device_name, library=_short(exc)),
+            fix_mic,
         )
     level = dbfs(samples)
-    heard = f"«{device_name}» recorded {MIC_SECONDS:.0f} s at {_level_text(level)}"
+    heard = _say(
+        settings,
+        "mic_heard",
+        device=device_name,
+        seconds=f"{MIC_SECONDS:.0f}",
+        level=_say(settings, "no_signal") if math.isinf(level) else f"{level:.0f} dBFS",
+    )
     if level < SILENT_DBFS:
         return Finding(
             name,
             Status.FAIL,
-            heard + ": pure silence",
-            "the microphone is muted or not connected: unmute it in `alsamixer` (F4 shows "
-            "capture) or choose audio.input_device",
+            heard + _say(settings, "mic_silence"),
+            _say(settings, "mic_silence_fix"),
         )
     if level < QUIET_DBFS:
         return Finding(
-            name,
-            Status.WARN,
-            heard + ": very quiet",
-            "raise the capture level in `alsamixer` (F4), or move the microphone to the table",
+            name, Status.WARN, heard + _say(settings, "mic_quiet"), _say(settings, "mic_quiet_fix")
         )
     if level > LOUD_DBFS:
         return Finding(
-            name,
-            Status.WARN,
-            heard + ": too loud, it clips",
-            "lower the capture level (`alsamixer`)",
+            name, Status.WARN, heard + _say(settings, "mic_loud"), _say(settings, "mic_loud_fix")
         )
     room = _room(samples, settings)
     if room.loud:
         return Finding(
             name,
             Status.WARN,
-            f"{heard}: {room.text.split(': ', 1)[0]} (noise {room.noise_dbfs:.0f} dBFS, voices "
-            f"{room.speech_dbfs:.0f} dBFS: {room.snr_db:.0f} dB apart)",
-            "stop words will often be missed: move the microphone closer to the players and away "
-            "from fans and the speaker, then `voicehost listen --calibrate`; speeches can always "
-            "be ended from the keypad",
+            heard
+            + _say(
+                settings,
+                "mic_noisy",
+                noise=f"{room.noise_dbfs:.0f}",
+                voices=f"{room.speech_dbfs:.0f}",
+                apart=f"{room.snr_db:.0f}",
+            ),
+            _say(settings, "mic_noisy_fix"),
         )
-    return Finding(name, Status.OK, heard + " (speak while it records to see your voice's level)")
+    return Finding(name, Status.OK, heard + _say(settings, "mic_ok"))
 
 
 def _room(samples: Any, settings: Settings) -> Any:
@@ -283,10 +317,6 @@ def _room(samples: Any, settings: Settings) -> Any:
     return judge_room(noise_floor(mono, MIC_RATE), settings.listener.speech_dbfs)
 
 
-def _level_text(level: float) -> str:
-    return "no signal at all" if math.isinf(level) else f"{level:.0f} dBFS"
-
-
 def check_voice(settings: Settings, options: Options) -> Finding:
     """The announcements' voice: espeak-ng through pyttsx3, really set, really rendering.
 
@@ -296,8 +326,8 @@ def check_voice(settings: Settings, options: Options) -> Finding:
     """
     name = "Voice" if settings.language != "ru" else "Russian voice"
     if settings.voice.engine == "text":
-        return Finding(name, Status.WARN, "speech is off (voice.engine: text)",
-                       "set voice.engine: espeak to hear the host")  # fmt: skip
+        return Finding(name, Status.WARN, _say(settings, "voice_off"),
+                       _say(settings, "voice_off_fix"))  # fmt: skip
     from voicehost.errors import MissingDependency
     from voicehost.voice_out.tts import (
         EspeakSynthesizer,
@@ -307,18 +337,18 @@ def check_voice(settings: Settings, options: Options) -> Finding:
     )
 
     wanted = settings.voice.voice if settings.voice.voice != "auto" else VOICES[settings.language]
-    fix_espeak = "sudo apt-get install espeak-ng (and .venv/bin/pip install pyttsx3)"
+    fix_espeak = _say(settings, "fix_espeak")
     no_voice = Finding(
         name,
         Status.FAIL,
-        f"espeak-ng has no voice «{wanted}» (it would read Cyrillic letter by letter)",
-        fix_espeak + "; list the voices with `espeak-ng --voices`",
+        _say(settings, "no_voice", voice=wanted),
+        fix_espeak + _say(settings, "list_voices"),
     )
     try:
         known = available_voices()
     except MissingDependency as exc:
         return Finding(
-            name, Status.FAIL, f"the speech engine cannot start ({_short(exc)})", fix_espeak
+            name, Status.FAIL, _say(settings, "engine_fails", library=_short(exc)), fix_espeak
         )
     if wanted not in known:
         return no_voice
@@ -332,14 +362,19 @@ def check_voice(settings: Settings, options: Options) -> Finding:
         return no_voice
     except SynthesisError as exc:
         return Finding(
-            name, Status.FAIL, f"voice «{wanted}» rendered no speech ({_short(exc)})", fix_espeak
+            name,
+            Status.FAIL,
+            _say(settings, "voice_silent", voice=wanted) + f" ({_short(exc)})",
+            fix_espeak,
         )
     finally:
         if synthesizer is not None:
             synthesizer.close()
     if seconds < 0.3:
-        return Finding(name, Status.FAIL, f"voice «{wanted}» rendered no speech", fix_espeak)
-    return Finding(name, Status.OK, f"voice «{wanted}» speaks ({seconds:.1f} s test phrase)")
+        return Finding(name, Status.FAIL, _say(settings, "voice_silent", voice=wanted), fix_espeak)
+    return Finding(
+        name, Status.OK, _say(settings, "voice_speaks", voice=wanted, seconds=f"{seconds:.1f}")
+    )
 
 
 def _voice_sample(language: str) -> str:
@@ -356,11 +391,8 @@ def check_model(settings: Settings, options: Options) -> Finding:
 def _check_model(settings: Settings, options: Options) -> Finding:
     name = "Speech model"
     if not settings.listener.enabled:
-        return Finding(name, Status.OK, "the listener is off (listener.enabled: false)")
-    fix_fetch = (
-        f"run `voicehost models fetch {settings.language}`, or copy a model zip on a USB stick "
-        "and run `voicehost models install FILE.zip`"
-    )
+        return Finding(name, Status.OK, _say(settings, "listener_off"))
+    fix_fetch = _say(settings, "fix_fetch", language=settings.language)
     from voicehost.voice_in.models import find_model
 
     folder = find_model(settings)
@@ -369,8 +401,7 @@ def _check_model(settings: Settings, options: Options) -> Finding:
         return Finding(
             name,
             Status.WARN,
-            f"no {settings.language} speech model in {where}: speeches end from the keypad or "
-            "the keyboard only",
+            _say(settings, "no_model", language=settings.language, folder=where),
             fix_fetch,
         )
     words = _stop_words(settings.language)
@@ -382,11 +413,12 @@ def _check_model(settings: Settings, options: Options) -> Finding:
         return Finding(
             name,
             Status.FAIL,
-            f"{folder.name} does not know the stop words {', '.join(missing)}: a wrong model or "
-            "language",
-            f"use a {settings.language} model: " + fix_fetch,
+            _say(settings, "model_lacks_words", model=folder.name, words=", ".join(missing)),
+            _say(settings, "use_model", language=settings.language) + fix_fetch,
         )
-    return Finding(name, Status.OK, f"{folder.name} knows the stop words {', '.join(words)}")
+    return Finding(
+        name, Status.OK, _say(settings, "model_knows", model=folder.name, words=", ".join(words))
+    )
 
 
 def _stop_words(language: str) -> list[str]:
@@ -451,7 +483,7 @@ def check_keypad(settings: Settings, options: Options) -> Finding:
 def _check_keypad(settings: Settings, options: Options) -> Finding:
     name = "Keypad"
     if settings.keypad.enabled == "off":
-        return Finding(name, Status.OK, "the keypad is off (keypad.enabled: off)")
+        return Finding(name, Status.OK, _say(settings, "keypad_off"))
     from voicehost.errors import MissingDependency
     from voicehost.keypad.evdev_keypad import INPUT_DIR, find_keypad, list_input_devices
 
@@ -459,32 +491,32 @@ def _check_keypad(settings: Settings, options: Options) -> Finding:
     try:
         devices = list_input_devices()
     except MissingDependency as exc:
-        return Finding(name, severity, "keypad support is missing", str(exc))
+        return Finding(name, severity, _say(settings, "no_evdev"), str(exc))
     nodes = sorted(INPUT_DIR.glob("event*")) if INPUT_DIR.is_dir() else []
     if nodes and not devices:
         return Finding(
             name,
             Status.FAIL,
-            f"{len(nodes)} input devices, but this user may read none of them",
-            "add the user to the input group: `sudo usermod -aG input $USER`, then log in again",
+            _say(settings, "input_unreadable", count=len(nodes)),
+            _say(settings, "input_unreadable_fix"),
         )
     found = find_keypad(settings.keypad.device)
     if found is None:
-        wanted = f"«{settings.keypad.device}»" if settings.keypad.device else "numeric keypad"
-        names = ", ".join(f"«{info.name}»" for info in devices)
-        where = (
-            "one of the names on the Keypad line above"
-            if names
-            else "its name as `cat /proc/bus/input/devices` prints it once it is plugged in"
+        wanted = (
+            f"«{settings.keypad.device}»"
+            if settings.keypad.device
+            else _say(settings, "numeric_keypad")
         )
+        names = ", ".join(f"«{info.name}»" for info in devices)
+        where = _say(settings, "keypad_where_listed" if names else "keypad_where_proc")
         return Finding(
             name,
             severity,
-            f"no {wanted} found among {len(devices)} input devices"
+            _say(settings, "no_keypad", wanted=wanted, count=len(devices))
             + (f": {names}" if names else ""),
-            f"plug in a USB numeric keypad (or set keypad.device to {where})",
+            _say(settings, "no_keypad_fix", where=where),
         )
-    detail = f"«{found.name}» at {found.path}"
+    detail = _say(settings, "keypad_found", name=found.name, path=found.path)
     if settings.private.channel != "led":
         return Finding(name, Status.OK, detail)
     led = settings.private.led
@@ -492,11 +524,11 @@ def _check_keypad(settings: Settings, options: Options) -> Finding:
         return Finding(
             name,
             Status.WARN,
-            detail + f", but it has no {led} light: the Commissar's answer will go to the screen",
-            "use a keypad with a NumLock light, or set private.led / private.channel",
+            detail + _say(settings, "no_led", led=led),
+            _say(settings, "no_led_fix"),
         )
     blinked = _blink(settings, found.path)
-    return Finding(name, Status.OK, detail + f"; its {led} light {blinked}")
+    return Finding(name, Status.OK, detail + _say(settings, "led_state", led=led, text=blinked))
 
 
 def _blink(settings: Settings, path: str) -> str:
@@ -512,8 +544,8 @@ def _blink(settings: Settings, path: str) -> str:
         channel.wait_idle()
         channel.close()
     except (OSError, VoicehostError) as exc:
-        return f"cannot be switched ({_short(exc)})"
-    return "blinked twice just now"
+        return _say(settings, "led_stuck", library=_short(exc))
+    return _say(settings, "led_blinked")
 
 
 def check_disk(settings: Settings, options: Options) -> Finding:
@@ -521,14 +553,12 @@ def check_disk(settings: Settings, options: Options) -> Finding:
     name = "Free disk"
     folder = _existing_parent(settings.path(settings.storage.journal_dir))
     free = shutil.disk_usage(folder).free
-    text = f"{free / 1024**3:.1f} GB free on the disk of {folder}"
+    said = _say(settings, "disk_free", gigabytes=f"{free / 1024**3:.1f}", folder=folder)
     if free < LOW_DISK_BYTES:
-        return Finding(
-            name, Status.FAIL, text, "free some space: delete old files or use a larger SD card"
-        )
+        return Finding(name, Status.FAIL, said, _say(settings, "disk_low_fix"))
     if free < TIGHT_DISK_BYTES:
-        return Finding(name, Status.WARN, text, "space is tight: delete old files or old cache/")
-    return Finding(name, Status.OK, text)
+        return Finding(name, Status.WARN, said, _say(settings, "disk_tight_fix"))
+    return Finding(name, Status.OK, said)
 
 
 def _existing_parent(path: Path) -> Path:
@@ -552,10 +582,10 @@ def check_journal_folder(settings: Settings, options: Options) -> Finding:
         return Finding(
             name,
             Status.FAIL,
-            f"{folder} cannot be written ({exc.strerror or exc})",
-            f"make it writable (`sudo chown -R $USER {folder}`) or set storage.journal_dir",
+            _say(settings, "journal_unwritable", folder=folder, library=exc.strerror or exc),
+            _say(settings, "journal_unwritable_fix", folder=folder),
         )
-    return Finding(name, Status.OK, f"{folder} is writable: an unfinished game can be resumed")
+    return Finding(name, Status.OK, _say(settings, "journal_ok", folder=folder))
 
 
 CHECKS: tuple[tuple[str, Check], ...] = (
@@ -571,10 +601,8 @@ CHECKS: tuple[tuple[str, Check], ...] = (
 
 HANDS_FREE_CHECKS = ("Microphone", "Speech model", "Keypad")
 
-SECTIONS = {
-    False: "Needed for any game:",
-    True: "Needed for hands-free play (voice and keypad); a host at the keyboard does without:",
-}
+SECTIONS = {False: "section_any_game", True: "section_hands_free"}
+"""The report's two parts: the keys of their titles in the book."""
 
 
 def run_checks(
@@ -588,8 +616,8 @@ def run_checks(
             yield Finding(
                 name,
                 Status.FAIL,
-                f"the check itself failed ({type(exc).__name__}: {_short(exc)})",
-                "report this with the output of `voicehost doctor`",
+                _say(settings, "check_crashed", library=f"{type(exc).__name__}: {_short(exc)}"),
+                _say(settings, "check_crashed_fix"),
                 hands_free=name in HANDS_FREE_CHECKS,
             )
 
@@ -599,25 +627,38 @@ def _short(exc: BaseException) -> str:
     return text[:160] + "…" if len(text) > 160 else text
 
 
-def format_finding(finding: Finding) -> str:
-    return f"  {finding.status.mark} {finding.check:<15} {finding.detail}"
+def check_name(check: str, language: str = "en") -> str:
+    """A check's name as the report shows it in ``language``."""
+    key = CHECK_NAMES.get(check)
+    return check if key is None else message_in(language, f"doctor.name.{key}")
 
 
-def format_fixes(findings: list[Finding]) -> list[str]:
+def format_finding(finding: Finding, language: str = "en") -> str:
+    return f"  {finding.status.mark} {check_name(finding.check, language):<15} {finding.detail}"
+
+
+def format_fixes(findings: list[Finding], language: str = "en") -> list[str]:
     """The closing list: what must be fixed, then what would be better."""
+
+    def say(key: str) -> str:
+        return message_in(language, f"doctor.{key}")
+
+    def name(item: Finding) -> str:
+        return check_name(item.check, language)
+
     must = [item for item in findings if item.status is Status.FAIL]
     hands_free = [item for item in findings if item.status is Status.WARN and item.hands_free]
     could = [item for item in findings if item.status is Status.WARN and not item.hands_free]
     if not must and not could and not hands_free:
-        return ["Nothing to fix: ready for a game."]
-    lines = ["What to fix:"] if must else ["Nothing to fix for a game at the keyboard."]
-    lines += [f"  {index}. {item.check}: {item.fix}" for index, item in enumerate(must, 1)]
+        return [say("ready")]
+    lines = [say("what_to_fix")] if must else [say("nothing_for_keyboard")]
+    lines += [f"  {index}. {name(item)}: {item.fix}" for index, item in enumerate(must, 1)]
     if hands_free:
-        lines.append("For hands-free play (the game runs without, from the keyboard):")
-        lines += [f"  - {item.check}: {item.fix}" for item in hands_free]
+        lines.append(say("for_hands_free"))
+        lines += [f"  - {name(item)}: {item.fix}" for item in hands_free]
     if could:
-        lines.append("Would be better (the game runs without):")
-        lines += [f"  - {item.check}: {item.fix}" for item in could]
+        lines.append(say("would_be_better"))
+        lines += [f"  - {name(item)}: {item.fix}" for item in could]
     return lines
 
 
@@ -625,15 +666,16 @@ def run(args: argparse.Namespace) -> int:
     """Run every check, print each finding as it comes, then what to fix."""
     settings = config.load(args.config)
     options = Options(play_tone=not args.no_tone)
-    print("voicehost doctor: checking this machine for a game", flush=True)
+    language = settings.language
+    print(_say(settings, "title"), flush=True)
     findings: list[Finding] = []
     for finding in run_checks(settings, options):
         if not findings or findings[-1].hands_free != finding.hands_free:
-            print(SECTIONS[finding.hands_free], flush=True)
+            print(_say(settings, SECTIONS[finding.hands_free]), flush=True)
         findings.append(finding)
-        print(format_finding(finding), flush=True)
+        print(format_finding(finding, language), flush=True)
     print()
-    print("\n".join(format_fixes(findings)))
+    print("\n".join(format_fixes(findings, language)))
     return 1 if any(item.status is Status.FAIL for item in findings) else 0
 
 
@@ -641,8 +683,8 @@ def register(subparsers: Any) -> None:
     """Add `voicehost doctor`."""
     parser = subparsers.add_parser(
         "doctor",
-        help=cli.SUBCOMMANDS["doctor"],
-        description=__doc__,
+        help=text("doctor"),
+        description=text("doctor.description"),
     )
-    parser.add_argument("--no-tone", action="store_true", help="do not play the test tone")
+    parser.add_argument("--no-tone", action="store_true", help=text("doctor.no_tone"))
     parser.set_defaults(func=run)

@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.clock import FakeClock, MonotonicClock
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -48,45 +49,36 @@ CATCH_UP_SECONDS = 30.0
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "listen",
-        help=cli.SUBCOMMANDS["listen"],
-        description="Without --wav: a microphone check; say a sentence and a stop word.",
+        help=text("listen"),
+        description=text("listen.description"),
     )
     parser.add_argument(
         "--wav",
-        help="a 16-bit PCM WAV recording instead of the microphone, or a folder of takes "
-        "(takes.json, as --calibrate writes) to score: heard, missed, early and false ends",
+        help=text("listen.wav"),
     )
     parser.add_argument(
         "--calibrate",
         action="store_true",
-        help="measure the room and record takes at the table; propose listener settings",
+        help=text("listen.calibrate"),
     )
-    parser.add_argument("--out", help="--calibrate: the folder for the takes")
-    parser.add_argument(
-        "--take-seconds", type=float, default=5.0, help="--calibrate: length of each take"
-    )
-    parser.add_argument(
-        "--rounds", type=int, default=1, help="--calibrate: rounds of takes (one per player)"
-    )
+    parser.add_argument("--out", help=text("listen.out"))
+    parser.add_argument("--take-seconds", type=float, default=5.0, help=text("listen.take_seconds"))
+    parser.add_argument("--rounds", type=int, default=1, help=text("listen.rounds"))
     parser.add_argument(
         "--consent",
         action="store_true",
-        help="--calibrate: keep the takes without asking (the host has agreed)",
+        help=text("listen.consent"),
     )
-    parser.add_argument(
-        "--yes", action="store_true", help="--calibrate: write the proposal without asking"
-    )
+    parser.add_argument("--yes", action="store_true", help=text("listen.yes"))
     parser.add_argument(
         "--not-real-time",
         action="store_true",
-        help="--calibrate: the microphone is not real time (a file device): drop nothing",
+        help=text("listen.not_real_time"),
     )
-    parser.add_argument("--json", action="store_true", help="one JSON object per line")
-    parser.add_argument("--model", help="model folder (default: listener.model of config.yaml)")
-    parser.add_argument("--words", help="stop words, comma-separated (default: the phrase book's)")
-    parser.add_argument(
-        "--seconds", type=float, help="stop listening to the microphone after this long"
-    )
+    parser.add_argument("--json", action="store_true", help=text("listen.json"))
+    parser.add_argument("--model", help=text("listen.model"))
+    parser.add_argument("--words", help=text("listen.words"))
+    parser.add_argument("--seconds", type=float, help=text("listen.seconds"))
     parser.set_defaults(func=run)
 
 

@@ -8,12 +8,12 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import message, text
 from voicehost.voice_in.models import (
     MODELS,
     fetch,
     find_model,
-    install_hint,
     install_zip,
     installed_models,
     spec_for,
@@ -23,23 +23,23 @@ from voicehost.voice_in.models import (
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "models",
-        help=cli.SUBCOMMANDS["models"],
-        description="Speech models that hear «спасибо» / «пас», kept in listener.models_dir.",
+        help=text("models"),
+        description=text("models.description"),
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     fetch_parser = actions.add_parser(
         "fetch",
-        help="download a model from alphacephei.com (sha256-checked, resumable)",
+        help=text("models.fetch"),
     )
-    fetch_parser.add_argument("language", help=f"language of the model: {', '.join(MODELS)}")
+    fetch_parser.add_argument(
+        "language", help=text("models.fetch.language", languages=", ".join(MODELS))
+    )
     fetch_parser.add_argument("--url", help=argparse.SUPPRESS)  # a mirror; tests use a local one
     fetch_parser.set_defaults(func=run_fetch)
-    install_parser = actions.add_parser(
-        "install", help="unpack a model zip, e.g. from a USB stick on a Pi without internet"
-    )
-    install_parser.add_argument("zip", help="the model's .zip file")
+    install_parser = actions.add_parser("install", help=text("models.install"))
+    install_parser.add_argument("zip", help=text("models.install.zip"))
     install_parser.set_defaults(func=run_install)
-    list_parser = actions.add_parser("list", help="show the installed models")
+    list_parser = actions.add_parser("list", help=text("models.list"))
     list_parser.set_defaults(func=run_list)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
@@ -52,17 +52,18 @@ def _models_dir(args: argparse.Namespace) -> Path:
 def run_fetch(args: argparse.Namespace) -> int:
     spec = spec_for(args.language)
     models_dir = _models_dir(args)
-    print(f"Downloading {spec.name} ({spec.size / 1e6:.0f} MB) from {args.url or spec.url}")
+    size = f"{spec.size / 1e6:.0f}"
+    print(message("models.downloading", name=spec.name, size=size, url=args.url or spec.url))
     bar = ProgressBar(sys.stderr)
     folder = fetch(spec, models_dir, progress=bar.update, url=args.url)
     bar.finish()
-    print(f"Installed {folder}")
+    print(message("models.installed", path=folder))
     return 0
 
 
 def run_install(args: argparse.Namespace) -> int:
     folder = install_zip(Path(args.zip).expanduser(), _models_dir(args))
-    print(f"Installed {folder}")
+    print(message("models.installed", path=folder))
     return 0
 
 
@@ -71,21 +72,17 @@ def run_list(args: argparse.Namespace) -> int:
     models_dir = settings.path(settings.listener.models_dir)
     models = installed_models(models_dir)
     if not models:
-        print(
-            f"No speech models in {models_dir}. Install one with {install_hint(settings.language)}"
-        )
+        print(message("models.none", folder=models_dir, language=settings.language))
         return 0
     chosen = find_model(settings)
     for model in models:
         mark = "*" if chosen is not None and model.path == chosen else " "
-        print(f"{mark} {model.name:<40} {model.size / 1e6:7.1f} MB")
+        megabytes = message("models.megabytes")
+        print(f"{mark} {model.name:<40} {model.size / 1e6:7.1f} {megabytes}")
     if chosen is None:
-        print(
-            f"None of these is a {settings.language} model; install one with "
-            f"{install_hint(settings.language)}"
-        )
+        print(message("models.none_for_language", language=settings.language))
     else:
-        print(f"* used for language {settings.language}")
+        print(message("models.used", language=settings.language))
     return 0
 
 

@@ -22,7 +22,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 
 
@@ -30,43 +31,43 @@ def register(subparsers: Any) -> None:
     """Add ``voicehost phrases build|check``."""
     parser = subparsers.add_parser(
         "phrases",
-        help=cli.SUBCOMMANDS["phrases"],
-        description=__doc__,
+        help=text("phrases"),
+        description=text("phrases.description"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     actions = parser.add_subparsers(dest="phrases_action", metavar="ACTION", required=True)
-    build = actions.add_parser("build", help="synthesise every announcement piece into the cache")
+    build = actions.add_parser("build", help=text("phrases.build"))
     build.set_defaults(func=run_build)
-    check = actions.add_parser("check", help="list a voice pack's missing and too-long files")
-    check.add_argument("pack", type=Path, help="the voice pack folder")
+    check = actions.add_parser("check", help=text("phrases.check"))
+    check.add_argument("pack", type=Path, help=text("phrases.check.pack"))
     check.set_defaults(func=run_check)
-    record = actions.add_parser("record", help="record the voice pack from the microphone")
-    record.add_argument("--pack", type=Path, help="the pack folder (default: voice.pack)")
+    record = actions.add_parser("record", help=text("phrases.record"))
+    record.add_argument("--pack", type=Path, help=text("phrases.record.pack"))
     which = record.add_mutually_exclusive_group()
-    which.add_argument("--phase", help="only this part: game, night, day, num, form, word ...")
-    which.add_argument("--key", help="only this phrase or piece (day.defence, num.m.7)")
-    record.add_argument("--missing", action="store_true", help="only pieces not yet recorded")
-    record.add_argument("--guide", action="store_true", help="play the synthetic version first")
-    record.add_argument("--voice-name", default="", help="whose voice, for the manifest")
+    which.add_argument("--phase", help=text("phrases.record.phase"))
+    which.add_argument("--key", help=text("phrases.record.key"))
+    record.add_argument("--missing", action="store_true", help=text("phrases.record.missing"))
+    record.add_argument("--guide", action="store_true", help=text("phrases.record.guide"))
+    record.add_argument("--voice-name", default="", help=text("phrases.record.voice_name"))
     record.add_argument(
         "--not-real-time",
         action="store_true",
-        help="the sound card is not real time (the ALSA file device of tests): drop nothing",
+        help=text("phrases.record.not_real_time"),
     )
     record.set_defaults(func=run_record)
-    pack = actions.add_parser("pack", help="share a voice pack as a zip file")
+    pack = actions.add_parser("pack", help=text("phrases.pack"))
     pack_actions = pack.add_subparsers(dest="pack_action", metavar="ACTION", required=True)
-    export = pack_actions.add_parser("export", help="zip a pack folder")
-    export.add_argument("pack", type=Path, help="the pack folder")
-    export.add_argument("zip", type=Path, help="the zip file to write")
+    export = pack_actions.add_parser("export", help=text("phrases.pack.export"))
+    export.add_argument("pack", type=Path, help=text("phrases.pack.export.pack"))
+    export.add_argument("zip", type=Path, help=text("phrases.pack.export.zip"))
     export.set_defaults(func=run_export)
-    imported = pack_actions.add_parser("import", help="unpack a shared pack into a folder")
-    imported.add_argument("zip", type=Path, help="the zip file")
-    imported.add_argument("pack", type=Path, help="the pack folder to fill")
+    imported = pack_actions.add_parser("import", help=text("phrases.pack.import"))
+    imported.add_argument("zip", type=Path, help=text("phrases.pack.import.zip"))
+    imported.add_argument("pack", type=Path, help=text("phrases.pack.import.pack"))
     imported.add_argument(
         "--replace",
         action="store_true",
-        help="overwrite recordings the folder already holds (refused otherwise)",
+        help=text("phrases.pack.import.replace"),
     )
     imported.set_defaults(func=run_import)
 
@@ -77,10 +78,10 @@ def run_build(args: argparse.Namespace) -> int:
     from voicehost.voice_out.cache import PrepareReport, settings_cache
 
     settings = config.load(args.config)
-    if settings.voice.engine == "text":
-        print("voice.engine is text: announcements are not spoken, nothing to build.")
-        return 0
     book = PhraseBook.load(settings.language)
+    if settings.voice.engine == "text":
+        print(book.screen("phrases_text_engine"))
+        return 0
     if settings.voice.pack:
         from voicehost.voice_out.speech import speech_library
 
@@ -88,7 +89,7 @@ def run_build(args: argparse.Namespace) -> int:
     else:  # every piece from the cache: checked by its headers, numpy never imported
         pieces = [segment.text for segment in book.all_segments()]
         report = PrepareReport(len(pieces), 0, settings_cache(settings).fill(pieces))
-    print(report.describe())
+    print(report.said(book))
     return 0
 
 
@@ -103,7 +104,7 @@ def run_check(args: argparse.Namespace) -> int:
     phrase_keys = book.keys()
     placeholders = {key: len(book.placeholders(key)) for key in phrase_keys}
     report = check_pack(pack, book.all_segments(), placeholders, settings.audio.sample_rate)
-    print("\n".join(report.lines()))
+    print("\n".join(report.said(book)))
     print("\n".join(pack_extras(pack, book, settings)))
     return 0 if report.ok else 1
 
@@ -129,36 +130,38 @@ def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
         missing = [p.key for p in needed if p.text not in have and not pack.has(p.key)]
         if missing:
             shown = compress_keys(missing)
-            more = f" and {len(shown) - 12} more" if len(shown) > 12 else ""
+            more = book.screen("pack_more", {"count": len(shown) - 12}) if len(shown) > 12 else ""
+            keys = ", ".join(shown[:12]) + more
             lines.append(
-                f"For {seats} players: {_pieces(len(missing))} missing: "
-                f"{', '.join(shown[:12])}{more}"
+                book.screen(
+                    "pack_table_missing", {"players": seats, "count": len(missing), "keys": keys}
+                )
             )
         else:
-            lines.append(f"For {seats} players: every piece is recorded.")
+            lines.append(book.screen("pack_table_complete", {"players": seats}))
     manifest = Manifest.read(pack.folder)
     if manifest is None:
-        lines.append("No pack.json: `voicehost phrases record --missing` writes one.")
+        lines.append(book.screen("pack_no_manifest"))
     else:
         texts = {segment.key: segment.text for segment in segments}
         fingerprints = phrase_fingerprints(segments, book.keys())
         changed = manifest.changed_pieces(texts) or manifest.changed_phrases(fingerprints)
-        lines.append(
-            f"Recorded by {manifest.voice or 'someone'} on {manifest.created}, "
-            f"language {manifest.language}, phrase book {manifest.phrase_book}."
-        )
+        recorded = {
+            "voice": manifest.voice or book.screen("pack_someone"),
+            "created": manifest.created,
+            "language": manifest.language,
+            "book": manifest.phrase_book,
+        }
+        lines.append(book.screen("pack_manifest", recorded))
         if changed:
-            lines.append(
-                "Changed in the phrase book since recording (record again with "
-                f"`voicehost phrases record --key KEY`): {', '.join(changed)}"
-            )
+            lines.append(book.screen("pack_changed", {"keys": ", ".join(changed)}))
     seconds = 0.0
     for key in pack.files:
         try:
             seconds += pack.clip(key, settings.audio.sample_rate).duration
         except VoicehostError:
             continue  # reported as broken above
-    lines.append(f"Total duration: {seconds:.1f} s in {len(pack.files)} files.")
+    lines.append(book.screen("pack_total", {"seconds": f"{seconds:.1f}", "count": len(pack.files)}))
     return lines
 
 
@@ -267,17 +270,21 @@ def _pieces(count: int) -> str:
 
 def run_export(args: argparse.Namespace) -> int:
     """Zip a pack."""
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_out.voicepack import export_pack
 
     count = export_pack(args.pack, args.zip)
-    print(f"Wrote {args.zip}: {count} files.")
+    book = PhraseBook.load(config.load(args.config).language)
+    print(book.screen("files_written", {"count": count, "path": args.zip}))
     return 0
 
 
 def run_import(args: argparse.Namespace) -> int:
     """Unpack a shared pack, then say how it fits this phrase book."""
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_out.voicepack import import_pack
 
     count = import_pack(args.zip, args.pack, replace=args.replace)
-    print(f"Imported {count} files into {args.pack}.")
+    book = PhraseBook.load(config.load(args.config).language)
+    print(book.screen("files_imported", {"count": count, "path": args.pack}))
     return run_check(argparse.Namespace(config=args.config, pack=args.pack))

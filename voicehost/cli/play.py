@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 from voicehost.game.rules import PRESETS
 from voicehost.phrases import PhraseBook
@@ -18,30 +19,30 @@ from voicehost.phrases import PhraseBook
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
-        help=cli.SUBCOMMANDS["play"],
-        description="Host a whole game. With --script, play a command file on a fake clock "
-        "and print the announcement transcript (see the README's keyboard reference).",
+        help=text("play"),
+        description=text("play.description"),
     )
-    parser.add_argument("--script", type=Path, help="play this command file instead of live input")
-    parser.add_argument(
-        "--players", type=int, help="players at the table, 8 to 13 (default: config)"
-    )
-    parser.add_argument(
-        "--lang", choices=("ru", "en"), help="announcement language (default: config)"
-    )
+    parser.add_argument("--script", type=Path, help=text("play.script"))
+    parser.add_argument("--players", type=int, help=text("play.players"))
+    parser.add_argument("--lang", choices=("ru", "en"), help=text("play.lang"))
     parser.add_argument(
         "--preset",
         choices=sorted(PRESETS),
-        help="the rules: club (docs/RULES.md) or fiim (docs/RULES-FIIM.md); default: config",
+        help=text("play.preset"),
     )
-    parser.add_argument("--journal", type=Path, help="journal file (default: a new one per game)")
-    parser.add_argument("--text", action="store_true", help="announcements as text only, no sound")
-    parser.add_argument("--plain", action="store_true", help="line mode instead of full screen")
-    parser.add_argument("--audio-out", type=Path, help="also record the game's audio to a WAV file")
+    parser.add_argument("--journal", type=Path, help=text("play.journal"))
+    parser.add_argument("--text", action="store_true", help=text("play.text"))
+    parser.add_argument("--plain", action="store_true", help=text("play.plain"))
+    parser.add_argument("--audio-out", type=Path, help=text("play.audio_out"))
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help=text("play.web"),
+    )
     parser.add_argument(
         "--resume-or-start",
         action="store_true",
-        help="resume the newest unfinished game, else start a new one (used by the service)",
+        help=text("play.resume_or_start"),
     )
     parser.set_defaults(func=run)
 
@@ -51,7 +52,11 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
     settings = config.load(args.config)
     if getattr(args, "players", None) is not None:
         if not 8 <= args.players <= 13:
-            raise VoicehostError(f"--players {args.players}: a table has 8 to 13 players")
+            raise VoicehostError(
+                f"--players {args.players}: a table has 8 to 13 players",
+                phrase="arg_players",
+                players=args.players,
+            )
         settings = dataclasses.replace(settings, players=args.players)
     preset = getattr(args, "preset", None)
     if preset is not None:
@@ -60,7 +65,11 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
         if fixed is not None and players is not None and players != fixed:
             raise VoicehostError(
                 f"--preset {preset} is played by {fixed} players, not --players {players}: "
-                "leave --players out"
+                "leave --players out",
+                phrase="arg_preset_players",
+                preset=preset,
+                fixed=fixed,
+                players=players,
             )
         settings = config.with_preset(settings, preset)
     elif getattr(args, "players", None) is not None:
@@ -68,7 +77,11 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
         if fixed is not None and args.players != fixed:
             raise VoicehostError(
                 f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
-                f"--players {args.players}"
+                f"--players {args.players}",
+                phrase="arg_config_preset_players",
+                preset=settings.rules.preset,
+                fixed=fixed,
+                players=args.players,
             )
     if getattr(args, "lang", None):
         settings = dataclasses.replace(settings, language=args.lang)
@@ -102,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
         set_aside=set_aside,
+        web=args.web or settings.web.enabled,
+        web_required=args.web,
     )
 
 
@@ -123,12 +138,16 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     Without a person at the terminal nothing is asked: a new game starts, and the line printed
     says how to carry the other one on.
     """
-    from voicehost.host.journal import newest_unfinished, played
+    from voicehost.host.journal import in_use, newest_unfinished, played
 
     unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
     if unfinished is None:
         return None
     book = PhraseBook.load(settings.language)
+    if in_use(unfinished):
+        # Another voicehost hosts it right now: resuming it would be refused.
+        print(book.screen("resume_in_use", {"path": unfinished}))
+        return None
     when = time.strftime("%Y-%m-%d %H:%M", time.localtime(unfinished.stat().st_mtime))
     found = {"path": unfinished, "entries": played(unfinished), "when": when}
     print(book.screen("resume_found", found))
@@ -143,6 +162,21 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     return None
 
 
+EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "examples"
+"""The example scripts beside the package (``voicehost play --script examples/town-wins.txt``)."""
+
+
+def script_path(path: Path) -> Path:
+    """A script as given; a relative one that is not here is looked for among the examples, so
+    the README's `--script examples/town-wins.txt` works from any folder."""
+    if path.is_absolute() or path.exists():
+        return path
+    for candidate in (EXAMPLES_DIR.parent / path, EXAMPLES_DIR / path.name):
+        if candidate.is_file():
+            return candidate
+    return path
+
+
 def run_script_file(
     path: Path,
     settings: config.Settings,
@@ -154,10 +188,17 @@ def run_script_file(
     """Play a script; exit status 1 when any line was rejected."""
     from voicehost.console.script import run_script
 
+    path = script_path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise VoicehostError(f"cannot read script {path}: {exc.strerror}") from exc
+        raise VoicehostError(
+            f"cannot read script {path}: {exc.strerror}",
+            phrase="arg_cannot_read_script",
+            path=path,
+            reason=exc.strerror,
+            examples=EXAMPLES_DIR,
+        ) from exc
     extra: dict[str, Any] = {}
     if audio_out is not None:
         from voicehost.cli import wiring

@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from voicehost import cli
+from voicehost.cli.texts import text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # imported when the command runs: `voicehost protocol --help` stays cheap
     from voicehost.host.protocol import ExtraPoints
     from voicehost.host.replay import Replayed
     from voicehost.phrases import PhraseBook
@@ -21,16 +21,14 @@ if TYPE_CHECKING:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "protocol",
-        help=cli.SUBCOMMANDS["protocol"],
+        help=text("protocol"),
     )
-    parser.add_argument(
-        "journal", nargs="?", help="journal file (default: the last game, finished or not)"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    parser.add_argument("journal", nargs="?", help=text("protocol.journal"))
+    parser.add_argument("--json", action="store_true", help=text("protocol.json"))
     parser.add_argument(
         "--score",
         action="store_true",
-        help="FIIM: enter the referee's extra points (SEAT POINTS COMMENT, one a line)",
+        help=text("protocol.score"),
     )
     parser.set_defaults(func=run)
 
@@ -58,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     if args.score:
         lines = _lines(book.screen("score_prompt"))
         extra = enter_points(replayed, extra, book, path.stem, lines, _tell)
-        scores.save(extra_path, extra)
+        scores.save(extra_path, extra, book)
         _tell(book.screen("score_saved", {"path": extra_path}))
     data = protocol.build(replayed.state, extra)
     print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
@@ -83,7 +81,7 @@ def enter_points(
     line is refused with its reason and the referee types it again. Returns the points kept."""
     from voicehost.errors import VoicehostError
     from voicehost.game.model import Phase
-    from voicehost.host import protocol, scores
+    from voicehost.host import scores
 
     rules = replayed.settings.game
     if rules.rules.preset != "fiim":
@@ -92,6 +90,12 @@ def enter_points(
         raise VoicehostError(book.screen("score_not_over"))
     limit = rules.fiim.score_extra_limit
     tell(book.screen("score_intro", {"game": game, "limit": f"{limit:g}"}))
+    if extra:
+        # Run again: the referee sees what is kept before typing over it.
+        tell(book.screen("score_earlier", {"count": len(extra)}))
+        for entry in extra:
+            tell("  " + _taken_line(entry, book))
+        tell(book.screen("score_earlier_hint"))
     for line in lines:
         if not line.strip():
             break
@@ -100,11 +104,26 @@ def enter_points(
         except scores.ScoreInputError as exc:
             tell(f"  ✗ {exc}")
             continue
+        earlier = next((old for old in extra if old["seat"] == entry["seat"]), None)
         extra = scores.taken(extra, entry)
-        shown = protocol.points(entry["points"], sign=True)
-        comment = entry["comment"] or "—"
-        tell("  " + book.screen("score_taken", {**entry, "points": shown, "comment": comment}))
+        if earlier is None:
+            tell("  " + _taken_line(entry, book))
+        else:
+            was = _taken_line(earlier, book).split(": ", 1)[-1]
+            now = _taken_line(entry, book).split(": ", 1)[-1]
+            tell(
+                "  "
+                + book.screen("score_replaced", {"seat": entry["seat"], "was": was, "now": now})
+            )
     return extra
+
+
+def _taken_line(entry: ExtraPoints, book: PhraseBook) -> str:
+    from voicehost.host import protocol
+
+    shown = protocol.points(entry["points"], sign=True)
+    comment = entry["comment"] or "—"
+    return book.screen("score_taken", {**entry, "points": shown, "comment": comment})
 
 
 def _lines(prompt: str) -> Iterator[str]:

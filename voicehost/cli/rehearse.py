@@ -3,7 +3,9 @@
     voicehost rehearse                 every phrase; Enter/n next, r repeat, p previous, q quit
     voicehost rehearse --phase day     the phrases of one part of the game (the key's first word:
                                        game, acquaintance, night0, night, morning, day,
-                                       foul, keypad)
+                                       foul, keypad, fiim; or a name people use: vote,
+                                       nominations, discussion, last-words, голосование,
+                                       ночь, утро, день, ...)
     voicehost rehearse --key day.defence
     voicehost rehearse --list          the catalogue, with each phrase's duration
     voicehost rehearse --out DIR       every phrase rendered to DIR/<key>.wav
@@ -27,7 +29,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 
 if TYPE_CHECKING:
@@ -41,27 +44,59 @@ SAMPLE_BY_NAME = {"players": 10, "minutes": 3, "seconds": 30, "fouls": 2}
 """Placeholders whose sample must be a value a game can have (a table has 8 to 13 players)."""
 SAMPLE_TOPIC = {"ru": "любимая книга", "en": "a favourite book"}
 
-HELP_LINE = "Enter/n next · r repeat · p previous · q quit"
+#: The names people give a part of the game (``--phase vote``), in either language: each is a
+#: test on the phrase key. The key's own first word (``night``, ``day``) works too.
+PHASE_ALIASES: dict[str, tuple[str, ...]] = {
+    "vote": ("vote", "revote", "tie", "third_vote", "lift", "all_leave", "all_stay", "four_"),
+    "nominations": ("nominat", "candidates", "single_candidate"),
+    "discussion": ("discussion",),
+    "last-words": ("last_words", "leaves", "killed_commissar_silent"),
+    "fouls": ("foul.",),
+}
+for _english, _russian in (
+    ("vote", "голосование"),
+    ("nominations", "выдвижение"),
+    ("discussion", "обсуждение"),
+    ("last-words", "последнее-слово"),
+    ("fouls", "фолы"),
+):
+    PHASE_ALIASES[_russian] = PHASE_ALIASES[_english]
+PHASE_WORDS = {
+    "votes": "vote",
+    "voting": "vote",
+    "ночь": "night",
+    "день": "day",
+    "утро": "morning",
+    "знакомство": "acquaintance",
+    "игра": "game",
+    "фол": "foul",
+    "кейпад": "keypad",
+    "фиим": "fiim",
+    "last_words": "last-words",
+    "nomination": "nominations",
+    "голоса": "голосование",
+}
+"""Other spellings of a phase or an alias."""
 
 
 def register(subparsers: Any) -> None:
     """Add ``voicehost rehearse``."""
     parser = subparsers.add_parser(
         "rehearse",
-        help=cli.SUBCOMMANDS["rehearse"],
-        description=__doc__,
+        help=text("rehearse"),
+        description=text("rehearse.description"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     which = parser.add_mutually_exclusive_group()
-    which.add_argument("--phase", help="only the phrases whose key starts with this word")
-    which.add_argument("--key", help="only this phrase")
-    parser.add_argument("--list", action="store_true", help="print the catalogue with durations")
-    parser.add_argument("--out", type=Path, help="render every phrase to DIR/<key>.wav")
-    parser.add_argument("--pack", type=Path, help="speak with this voice pack (a folder)")
+    which.add_argument("--phase", help=text("rehearse.phase"))
+    which.add_argument("--key", help=text("rehearse.key"))
+    parser.add_argument("--list", action="store_true", help=text("rehearse.list"))
+    parser.add_argument("--out", type=Path, help=text("rehearse.out"))
+    parser.add_argument("--pack", type=Path, help=text("rehearse.pack"))
     parser.add_argument(
         "--compare",
         action="store_true",
-        help="play each phrase synthetic, then from the voice pack",
+        help=text("rehearse.compare"),
     )
     parser.set_defaults(func=run)
 
@@ -73,21 +108,21 @@ def run(args: argparse.Namespace) -> int:
 
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
-    keys = select_keys(in_game_order(book.keys()), phase=args.phase, key=args.key)
+    keys = select_keys(in_game_order(book.keys()), phase=args.phase, key=args.key, book=book)
     settings = with_sample_topic(settings, book.language)
     topic = settings.rules.acquaintance_topic
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
         if not settings.voice.pack:
-            raise VoicehostError("--compare needs a voice pack: --pack DIR (or voice.pack)")
+            raise VoicehostError(book.screen("rehearse_compare_needs_pack"))
         return compare(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
         if args.list:
-            print_catalogue(utterances, library, sys.stdout)
+            print_catalogue(utterances, library, sys.stdout, book)
         if args.out:
-            written = render_to_files(utterances, library, args.out)
-            print(f"Wrote {written} files to {args.out}.")
+            written = render_to_files(utterances, library, args.out, book)
+            print(book.screen("files_written", {"count": written, "path": args.out}))
         return 0
     return rehearse(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
 
@@ -127,20 +162,34 @@ def in_game_order(keys: list[str]) -> list[str]:
     return sorted(keys, key=place)
 
 
-def select_keys(keys: list[str], *, phase: str | None, key: str | None) -> list[str]:
-    """The phrase keys to rehearse; VoicehostError naming the choices when nothing matches."""
+def select_keys(
+    keys: list[str], *, phase: str | None, key: str | None, book: Any = None
+) -> list[str]:
+    """The phrase keys to rehearse; VoicehostError naming the choices when nothing matches
+    (in ``book``'s language; English without one)."""
+    from voicehost.phrases import PhraseBook
+
+    book = book or PhraseBook.load("en")
     if key is not None:
         if key in keys:
             return [key]
         close = difflib.get_close_matches(key, keys, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else ""
-        raise VoicehostError(f"no phrase {key!r}{hint} (`voicehost rehearse --list` lists them)")
+        hint = book.screen("did_you_mean", {"text": ", ".join(close)}) if close else ""
+        raise VoicehostError(book.screen("rehearse_no_phrase", {"text": key, "hint": hint}))
     if phase is None:
         return list(keys)
-    chosen = [k for k in keys if k.split(".", 1)[0] == phase]
+    name = phase.strip().casefold().replace(" ", "-")
+    name = PHASE_WORDS.get(name, name)
+    parts = PHASE_ALIASES.get(name)
+    if parts is not None:
+        chosen = [k for k in keys if any(part in k for part in parts)]
+    else:
+        chosen = [k for k in keys if k.split(".", 1)[0] == name]
     if not chosen:
-        phases = ", ".join(dict.fromkeys(k.split(".", 1)[0] for k in keys))
-        raise VoicehostError(f"no phrases for phase {phase!r}; the phases are: {phases}")
+        phases = ", ".join(
+            [*dict.fromkeys(k.split(".", 1)[0] for k in keys), *(a for a in PHASE_ALIASES)]
+        )
+        raise VoicehostError(book.screen("rehearse_no_phase", {"text": phase, "phases": phases}))
     return chosen
 
 
@@ -163,7 +212,9 @@ def sample_params(book: Any, key: str, topic: str = "") -> dict[str, Any]:
     }
 
 
-def print_catalogue(utterances: list[tuple[str, Any]], library: Any, out: TextIO) -> None:
+def print_catalogue(
+    utterances: list[tuple[str, Any]], library: Any, out: TextIO, book: Any
+) -> None:
     """One line a phrase: key, duration, text; a phrase over its pack slot is marked."""
     from voicehost.voice_out.voicepack import slot_limit
 
@@ -173,12 +224,18 @@ def print_catalogue(utterances: list[tuple[str, Any]], library: Any, out: TextIO
         seconds = library.utterance_clip(utterance).duration
         total += seconds
         limit = slot_limit(key)
-        mark = f"  [over its {limit.seconds:.1f} s slot]" if seconds > limit.seconds else ""
-        print(f"{key:<{width}}  {seconds:4.1f} s  {utterance.text}{mark}", file=out)
-    print(f"{len(utterances)} phrases, {total:.0f} s in all.", file=out)
+        over = book.screen("rehearse_over_slot", {"seconds": f"{limit.seconds:.1f}"})
+        mark = f"  [{over}]" if seconds > limit.seconds else ""
+        unit = book.screen("seconds_unit")
+        print(f"{key:<{width}}  {seconds:4.1f} {unit}  {utterance.text}{mark}", file=out)
+    print(
+        book.screen("rehearse_total", {"count": len(utterances), "seconds": round(total)}), file=out
+    )
 
 
-def render_to_files(utterances: list[tuple[str, Any]], library: Any, folder: Path) -> int:
+def render_to_files(
+    utterances: list[tuple[str, Any]], library: Any, folder: Path, book: Any
+) -> int:
     """Write each phrase to ``folder/<key>.wav``; returns how many."""
     from voicehost.clips import write_wav
 
@@ -187,7 +244,9 @@ def render_to_files(utterances: list[tuple[str, Any]], library: Any, folder: Pat
         for key, utterance in utterances:
             write_wav(library.utterance_clip(utterance), folder / f"{key}.wav")
     except OSError as exc:
-        raise VoicehostError(f"cannot write to {folder}: {exc.strerror}") from exc
+        raise VoicehostError(
+            book.screen("cannot_write_folder", {"path": folder, "reason": exc.strerror})
+        ) from exc
     return len(utterances)
 
 
@@ -204,7 +263,7 @@ def rehearse(
 
     clock = MonotonicClock()
     speaker, cues = wiring.make_audio(settings, clock, book)
-    print(HELP_LINE, file=out)
+    print(book.screen("rehearse_keys"), file=out)
     index = 0
     try:
         while 0 <= index < len(utterances):
@@ -223,7 +282,11 @@ def rehearse(
 
 
 def _move(index: int, action: str) -> int | None:
-    """The phrase a key moves to: Enter/n the next, r the same, p the previous; q: None."""
+    """The phrase a key moves to: Enter/n the next, r the same, p the previous; q: None.
+    The keys work on the Russian layout too (т, к, з, й)."""
+    from voicehost.host.actions import RUSSIAN_LAYOUT
+
+    action = action.translate({v: k for k, v in RUSSIAN_LAYOUT.items()})
     if action == "q":
         return None
     if action == "p":
@@ -250,13 +313,13 @@ def compare(
     )
     recorded = _library(settings, book)
     player = player or DevicePlayer(settings.audio.sample_rate, settings.audio.output_device)
-    print(HELP_LINE, file=out)
+    print(book.screen("rehearse_keys"), file=out)
     index = 0
     try:
         while 0 <= index < len(utterances):
             key, utterance = utterances[index]
             print(f"[{index + 1}/{len(utterances)}] {key}: {utterance.text}", file=out, flush=True)
-            print("    synthetic, then recorded", file=out, flush=True)
+            print("    " + book.screen("rehearse_compare_order"), file=out, flush=True)
             player.play(synthetic.utterance_clip(utterance))
             player.play(silence(0.6, settings.audio.sample_rate))
             player.play(recorded.utterance_clip(utterance))
@@ -278,7 +341,7 @@ def _library(settings: config.Settings, book: Any) -> Any:
     from voicehost.voice_out.speech import speech_library
 
     if settings.voice.engine == "text":
-        raise VoicehostError("voice.engine is text: there is no voice to list or render")
+        raise VoicehostError(book.screen("rehearse_no_voice"))
     library = speech_library(settings)
     library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     return library

@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import voicehost
-from voicehost import cli, config
+from voicehost import config
+from voicehost.cli.texts import message, text
 from voicehost.errors import VoicehostError
 
 UNIT_NAME = "voicehost.service"
@@ -59,6 +60,7 @@ class UnitSpec:
     working_directory: Path
     config_path: Path
     cache_dir: Path | None = None  # the voice cache `voicehost phrases build` fills
+    web: bool = False  # web.enabled: the board and the remote on the local network
 
 
 def _under_home(*paths: Path) -> bool:
@@ -88,6 +90,22 @@ def voicehost_command(config_path: Path) -> tuple[str, ...]:
     script = interpreter.parent / "voicehost"
     head = (str(script),) if script.is_file() else (str(interpreter), "-m", "voicehost")
     return (*head, "--config", str(config_path), "play", "--resume-or-start")
+
+
+def _network(web: bool) -> str:
+    """No network at all; with the web face, the local network only (the phones at the table:
+    private IPv4 ranges, IPv6 link-local and unique-local), inbound on the web port and its
+    answers, nothing beyond it. The address families add AF_NETLINK, which listing the
+    machine's addresses needs."""
+    if not web:
+        return "PrivateNetwork=yes\nIPAddressDeny=any\nRestrictAddressFamilies=AF_UNIX\n"
+    return (
+        "# The web face (web.enabled): the table's local network and nothing else.\n"
+        "IPAddressDeny=any\n"
+        "IPAddressAllow=localhost link-local multicast\n"
+        "IPAddressAllow=10.0.0.0/8 172.16.0.0/12 192.168.0.0/16 fc00::/7\n"
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK\n"
+    )
 
 
 def unit_text(spec: UnitSpec) -> str:
@@ -152,10 +170,7 @@ AmbientCapabilities=
 ProtectSystem=strict
 ProtectHome={home}
 {writable}PrivateTmp=yes
-PrivateNetwork=yes
-IPAddressDeny=any
-RestrictAddressFamilies=AF_UNIX
-DevicePolicy=closed
+{_network(spec.web)}DevicePolicy=closed
 DeviceAllow=char-alsa rw
 DeviceAllow=char-input rw
 ProtectKernelTunables=yes
@@ -249,7 +264,9 @@ def install(args: argparse.Namespace) -> int:
     config_path = config_path_of(args)
     settings = config.load(config_path)
     cache = settings.path(settings.voice.cache_dir).absolute()
-    spec = UnitSpec(user, voicehost_command(config_path), PROJECT_DIR, config_path, cache)
+    spec = UnitSpec(
+        user, voicehost_command(config_path), PROJECT_DIR, config_path, cache, settings.web.enabled
+    )
     text = unit_text(spec)
     if args.print:
         print(text, end="")
@@ -260,12 +277,20 @@ def install(args: argparse.Namespace) -> int:
         unit_path.write_text(text, encoding="utf-8")
     except PermissionError as exc:
         raise ServiceError(
-            f"cannot write {unit_path}: run it with sudo, e.g. "
-            f"`sudo {sys.executable} -m voicehost service install --user {user}`"
+            message(
+                "service.cannot_write",
+                path=unit_path,
+                command=f"sudo {sys.executable} -m voicehost service install --user {user}",
+            )
         ) from exc
     print(
-        f"Wrote {unit_path}: the host starts at boot as {user}, with {config_path}; its "
-        f"journals and protocols go to /var/lib/{STATE_DIRECTORY}."
+        message(
+            "service.wrote",
+            path=unit_path,
+            user=user,
+            config=config_path,
+            folder=f"/var/lib/{STATE_DIRECTORY}",
+        )
     )
     if args.no_enable:
         return 0
@@ -274,20 +299,20 @@ def install(args: argparse.Namespace) -> int:
 
 def _enable(unit_path: Path) -> int:
     if not systemd_running() or unit_path.parent != SYSTEM_UNIT_DIR:
-        print(
-            "systemd is not running here, so nothing was enabled. On the Raspberry Pi run:\n"
-            "  sudo systemctl daemon-reload\n"
-            "  sudo systemctl enable --now voicehost"
-        )
+        print(message("service.no_systemd_enable"))
+        print("  sudo systemctl daemon-reload\n  sudo systemctl enable --now voicehost")
         return 0
     for arguments in (("daemon-reload",), ("enable", "--now", UNIT_NAME)):
         result = systemctl(*arguments)
         if result.returncode != 0:
             raise ServiceError(
-                f"`systemctl {' '.join(arguments)}` failed: {result.stderr.strip()}; "
-                "see `journalctl -u voicehost`"
+                message(
+                    "service.systemctl_failed",
+                    command=f"systemctl {' '.join(arguments)}",
+                    text=result.stderr.strip(),
+                )
             )
-    print("Enabled and started. Follow it with `journalctl -u voicehost -f`.")
+    print(message("service.enabled"))
     return 0
 
 
@@ -298,15 +323,15 @@ def uninstall(args: argparse.Namespace) -> int:
     if managed:
         systemctl("disable", "--now", UNIT_NAME)
     if not unit_path.exists():
-        print(f"No {unit_path}: the service is not installed.")
+        print(message("service.not_there", path=unit_path))
         return 0
     try:
         unit_path.unlink()
     except PermissionError as exc:
-        raise ServiceError(f"cannot remove {unit_path}: run it with sudo") from exc
+        raise ServiceError(message("service.cannot_remove", path=unit_path)) from exc
     if managed:
         systemctl("daemon-reload")
-    print(f"Removed {unit_path}; the host no longer starts at boot.")
+    print(message("service.removed", path=unit_path))
     return 0
 
 
@@ -314,21 +339,21 @@ def status(args: argparse.Namespace) -> int:
     """Whether the unit is installed, enabled and running, and what a start would do."""
     unit_path = Path(args.unit_dir) / UNIT_NAME
     if not unit_path.exists():
-        print(f"Not installed (no {unit_path}). Install with `sudo voicehost service install`.")
+        print(message("service.not_installed", path=unit_path))
         return 3  # systemctl's "not running"
     text = unit_path.read_text(encoding="utf-8")
     exec_start = next(
         (line.split("=", 1)[1] for line in text.splitlines() if line.startswith("ExecStart=")),
         "(none)",
     )
-    print(f"Installed: {unit_path}\n  runs: {exec_start}")
+    print(message("service.installed", path=unit_path, command=exec_start))
     if systemd_running():
         enabled = systemctl("is-enabled", UNIT_NAME).stdout.strip() or "unknown"
         active = systemctl("is-active", UNIT_NAME).stdout.strip() or "unknown"
-        print(f"  enabled: {enabled}; now: {active}")
+        print(message("service.state", enabled=enabled, active=active))
     else:
-        print("  systemd is not running here: it is not started on this machine")
-    print(f"  on start: {_next_start(text)}")
+        print(message("service.no_systemd_status"))
+    print(message("service.on_start", text=_next_start(text)))
     return 0
 
 
@@ -347,34 +372,36 @@ def _next_start(unit: str) -> str:
             folder = Path(JOURNAL_DIR.replace("%S", str(STATE_ROOT)))
         journal = newest_unfinished(folder)
     except VoicehostError as exc:
-        return f"cannot tell ({exc})"
-    return f"resumes {journal}" if journal is not None else "starts a new game"
+        return message("service.cannot_tell", text=exc)
+    if journal is None:
+        return message("service.starts_new")
+    return message("service.resumes", path=journal)
 
 
 def register(subparsers: Any) -> None:
     """Add `voicehost service install|uninstall|status`."""
     parser = subparsers.add_parser(
         "service",
-        help=cli.SUBCOMMANDS["service"],
-        description=__doc__,
+        help=text("service"),
+        description=text("service.description"),
     )
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
-    add_install = actions.add_parser("install", help="write and enable the systemd unit")
-    add_install.add_argument("--user", help="run the host as this user (default: you)")
-    add_install.add_argument(
-        "--no-enable", action="store_true", help="only write the unit; enable it yourself"
+    add_install = actions.add_parser(
+        "install", help=text("service.install"), description=text("service.install.description")
     )
+    add_install.add_argument("--user", help=text("service.install.user"))
     add_install.add_argument(
-        "--print", action="store_true", help="print the unit instead of writing it"
+        "--no-enable", action="store_true", help=text("service.install.no_enable")
     )
+    add_install.add_argument("--print", action="store_true", help=text("service.install.print"))
     add_install.set_defaults(func=install)
-    add_uninstall = actions.add_parser("uninstall", help="stop, disable and remove the unit")
+    add_uninstall = actions.add_parser("uninstall", help=text("service.uninstall"))
     add_uninstall.set_defaults(func=uninstall)
-    add_status = actions.add_parser("status", help="installed? enabled? running? resume what?")
+    add_status = actions.add_parser("status", help=text("service.status"))
     add_status.set_defaults(func=status)
     for sub in (add_install, add_uninstall, add_status):
         sub.add_argument(
             "--unit-dir",
             default=str(SYSTEM_UNIT_DIR),
-            help=f"where the unit file goes (default: {SYSTEM_UNIT_DIR})",
+            help=text("service.unit_dir", folder=SYSTEM_UNIT_DIR),
         )

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import sys
 import time
 from collections.abc import Sequence
@@ -14,6 +16,7 @@ from voicehost.clock import MonotonicClock
 from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
+from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Notice, VoiceStop
 from voicehost.host.journal import newest_unfinished
@@ -24,6 +27,9 @@ from voicehost.ports import Screen
 from voicehost.voice_in.loading import ListenerReady, ListenerStatus
 
 log = logging.getLogger(__name__)
+
+#: The key a log line written from the book carries (``extra=WRITTEN``): shown as it is.
+WRITTEN_KEY = next(iter(WRITTEN.values()))[0]
 
 
 def new_journal_path(settings: Settings) -> Path:
@@ -57,14 +63,22 @@ class ScreenNotices(logging.Handler):
     def attach(self, host: Host) -> None:
         self.host = host
 
+    def _explained(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A notice's parameters with each error said in the game's language."""
+        return {
+            name: self.book.explain(value) if isinstance(value, BaseException) else value
+            for name, value in params.items()
+        }
+
     def emit(self, record: logging.LogRecord) -> None:
         phrase = notice_of(record)
         if phrase is not None and not phrase[0]:
             return  # for the log alone
+        written = phrase is None or phrase[0] == WRITTEN_KEY  # already in the game's language
         shown = (
             record.getMessage()
-            if phrase is None
-            else self.book.screen(f"notice_{phrase[0]}", phrase[1])
+            if written or phrase is None
+            else self.book.screen(f"notice_{phrase[0]}", self._explained(phrase[1]))
         )
         text = f"ℹ {shown}"
         if self.host is None:
@@ -96,9 +110,13 @@ def play(
     plain: bool = False,
     audio_out: Path | None = None,
     set_aside: Sequence[str] = (),
+    web: bool = False,
+    web_required: bool = False,
 ) -> int:
     """Host a real game in real time until it ends or the host quits.
 
+    ``web`` serves the web face too; when it cannot start, ``web_required`` (``--web``) stops
+    with the reason, else (``web.enabled``) the game goes on without it.
     ``set_aside`` are the messages of journals the boot service could not resume: each is shown
     and logged, and the table hears once that the last game cannot go on.
     """
@@ -140,6 +158,11 @@ def play(
     listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)
     private = wiring.make_private_channel(settings, screen, book)
+    web_private = None
+    if web:
+        from voicehost.web.face import WebPrivate
+
+        private = web_private = WebPrivate(private)
     host = Host(
         settings,
         book,
@@ -165,6 +188,21 @@ def play(
             entry_timeout_seconds=settings.keypad.entry_timeout_seconds,
         )
     notices.attach(host)
+    running = None
+    if web:
+        try:
+            running = start_web_face(host, web_private, interactive=interactive)
+        except VoicehostError as exc:
+            if web_required:  # `--web`: say why and stop, before the game starts
+                for device in (keypad, listener, private, cues, speaker):
+                    if device is not None:
+                        with contextlib.suppress(Exception):
+                            device.close()
+                package_log.removeHandler(notices)
+                raise
+            # web.enabled (the service at boot): the game goes on without the web face, and
+            # the screen and the log say why.
+            log.warning("%s", exc, extra=WRITTEN)
     for message in set_aside:
         log.warning("%s", message, extra=notice("journal_set_aside", reason=message))
     if resume:
@@ -179,9 +217,20 @@ def play(
     else:
         hands_free = keypad is not None or listener is not None
         ui = PlainUI(host, screen, lambda: write_protocol(host), keyboard_only=not hands_free)
+    stopped: list[str] = []
+
+    def stop(signum: int, frame: object) -> None:
+        # The loop looks at `quit` at least every quarter of a second; nothing else is safe
+        # to do inside a signal handler.
+        stopped.append(signal.Signals(signum).name)
+        host.quit = True
+
+    previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
     try:
         ui.run()
     finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
         for device in (keypad, listener, private, cues, speaker):
             if device is not None:
                 try:
@@ -189,14 +238,49 @@ def play(
                 except Exception:  # noqa: BLE001 - closing must never hide the game's result
                     log.exception("closing %s failed", device, extra=LOG_ONLY)
         host.close()
+        if running is not None:
+            running.stop()
         package_log.removeHandler(notices)
+    if stopped:
+        print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
         print(write_protocol(host))
-    elif not journal_path.exists():
+    elif host.journal_path is None or not host.journal_path.is_file():
+        # (a journal whose folder was deleted is written anew under a name of its own: the host
+        # knows where; a path that is a folder now holds no game)
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
-        print(book.screen("game_paused", {"journal": journal_path}))
+        print(book.screen("game_paused", {"journal": host.journal_path}))
     return 0
+
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+"""What stops a host from outside (`systemctl stop`, `kill`, a closed terminal): the game is
+left as a quit leaves it, with a word saying so."""
+
+
+def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
+    """The web face beside the terminal and the keypad: the addresses to open and the pairing
+    code are printed, shown on the screen (with a QR code), and said once when no one can read
+    them (no terminal)."""
+    from voicehost.web import qr_lines, start_web
+
+    running = start_web(host, lambda: write_protocol(host), private=private)
+    book = host.book
+    screen = host.screen
+    if not running.urls:
+        print(book.screen("web_no_address"))
+        screen.message(f"ℹ {book.screen('web_no_address')}")
+    for url in running.urls:
+        line = book.screen("web_open", {"url": url, "code": running.code})
+        print(line)
+        screen.message(f"ℹ {line}")
+    if running.urls:
+        for row in qr_lines(f"{running.urls[0]}host#code={running.code}"):
+            screen.message(row)
+    if not interactive and not sys.stdout.isatty() and running.code.isdigit():
+        host.announce("web.pairing_code", {"digits": [int(d) for d in running.code]})
+    return running
 
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:

@@ -107,7 +107,9 @@ def make_sound(
         )
     except DeviceError as exc:
         log.warning(
-            "%s. Announcements are shown as text.", exc, extra=notice("no_sound_card", reason=exc)
+            "%s. Announcements are shown as text.",
+            exc,
+            extra=notice("no_sound_card", reason=exc),
         )
         return Sound(TextSpeaker(clock), SilentCues())
     return Sound(output, output, output)

@@ -16,10 +16,12 @@ from voicehost.game.model import Seat
 from voicehost.host.actions import (
     ACTIONS,
     CONFIRM_WORDS,
+    CONSOLE_ACTIONS,
     Action,
     action_of_word,
     command_for,
     number_of,
+    on_russian_layout,
 )
 from voicehost.host.commands import Command, Source, Submit
 from voicehost.phrases import PhraseBook
@@ -66,7 +68,7 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     text = strip_comment(line)
     if not text:
         return None
-    words = [word for word in re.split(r"[\s,;]+", text.lower()) if word]
+    words = _words(text)
     if not words:  # only separators, e.g. a lone `,` (Shift+`.` on a Russian layout)
         raise CommandError(book.error("unknown_command", {"text": text}))
     head, rest = words[0], words[1:]
@@ -75,18 +77,14 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
         return command_for(action, Source.KEYBOARD, _number(rest[0], text, book), confirmed=True)
     if action is Action.TEAM_LOSS and len(rest) != 1:
         raise CommandError(book.screen("team_loss_form", {"text": text}))
+    if action is Action.WAIT:
+        return Wait(float(_one_number(rest, text, book)) if rest else None)
     if action is not None and ACTIONS[action].number:
         return command_for(action, Source.KEYBOARD, _one_number(rest, text, book))
-    if action is not None and not rest:
+    if action in _CONSOLE and not rest:
+        return _CONSOLE[action]
+    if action is not None and action not in CONSOLE_ACTIONS and not rest:
         return command_for(action, Source.KEYBOARD)
-    if head == "wait":
-        return Wait(float(_one_number(rest, text, book)) if rest else None)
-    if head == "help" and not rest:
-        return ShowHelp()
-    if head == "status" and not rest:
-        return ShowStatus()
-    if head == "protocol" and not rest:
-        return WriteProtocol()
     numbers = [_number(word, text, book) for word in words]
     # During the pause after the last count a number is a second count: the rules refuse it
     # and say how to confirm or correct, which a seat entry's "not now" would not.
@@ -95,6 +93,34 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
             raise CommandError(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
     return Submit(EnterSeats(tuple(Seat(number) for number in numbers)))
+
+
+_CONSOLE: dict[Action | None, Line] = {
+    Action.HELP: ShowHelp(),
+    Action.STATUS: ShowStatus(),
+    Action.PROTOCOL: WriteProtocol(),
+}
+
+#: A word glued to its number (``f5``, ``а5``, ``v3``): the word and the number apart.
+_GLUED = re.compile(r"(\D+?)(\d+)")
+#: A number with a full stop after it (``3.``): the stop is the end of the sentence.
+_STOPPED = re.compile(r"(\d+)\.+")
+
+
+def _words(text: str) -> list[str]:
+    """The words of a line, lower case: ``f5`` is ``f 5`` and ``3.`` is ``3``, so that a host
+    typing fast or in a sentence is understood."""
+    words: list[str] = []
+    for word in re.split(r"[\s,;]+", text.lower()):
+        glued = _GLUED.fullmatch(word)
+        stopped = _STOPPED.fullmatch(word)
+        if glued is not None and action_of_word(glued.group(1)) is not None:
+            words.extend(glued.groups())
+        elif stopped is not None:
+            words.append(stopped.group(1))
+        elif word:
+            words.append(word)
+    return words
 
 
 def _number(word: str, text: str, book: PhraseBook) -> int:
@@ -108,3 +134,36 @@ def _one_number(words: list[str], text: str, book: PhraseBook) -> int:
     if len(words) != 1:
         raise CommandError(book.screen("one_number", {"text": text}))
     return _number(words[0], text, book)
+
+
+#: The width of the help's first column (``teamloss 5 да`` goes on a line of its own).
+_HELP_COLUMN = 13
+
+
+def help_text(book: PhraseBook) -> str:
+    """The keyboard reference in the book's language, drawn from the action table: every
+    action with its words in both languages and its key on the Russian layout, so a command
+    added to the table is listed the day it is added."""
+    rows = [book.screen("help_title"), book.screen("help_layout")]
+    rows += _help_rows("5", book.screen("help_seat"))
+    rows += _help_rows("5 7", book.screen("help_two_seats"))
+    rows += _help_rows("3", book.screen("help_count"))
+    for action, spec in ACTIONS.items():
+        first, *others = spec.words
+        usage = first + (" 3" if action is Action.VOTE else " 5" if spec.number else "")
+        if action is Action.TEAM_LOSS:
+            usage += " " + book.screen("help_confirm_word")
+        # A one-key command's twin is worth a line of its own; longer words follow the rule
+        # the help's second line gives.
+        twin = on_russian_layout(first)
+        also = [*others, *([twin] if twin != first and len(first) == 1 else [])]
+        rows += _help_rows(usage, book.screen(f"help_{action.value}"))
+        if also:
+            rows += _help_rows("", book.screen("help_also", {"text": ", ".join(also)}))
+    return "\n".join(rows)
+
+
+def _help_rows(usage: str, text: str) -> list[str]:
+    if len(usage) >= _HELP_COLUMN:
+        return [f"  {usage}", f"  {'':{_HELP_COLUMN}}{text}"]
+    return [f"  {usage:{_HELP_COLUMN}}{text}"]

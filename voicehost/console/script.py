@@ -23,6 +23,7 @@ from voicehost.console.commandline import (
     ShowStatus,
     Wait,
     WriteProtocol,
+    help_text,
     parse,
     strip_comment,
 )
@@ -92,7 +93,7 @@ class ScriptFeed:
         return None
 
     def report(self, number: int, message: str) -> None:
-        self.errors.append(f"line {number}: {message}")
+        self.errors.append(self.host.book.screen("script_error", {"line": number, "text": message}))
         if self.out is not None:
             text = self.host.book.screen("script_line", {"line": number, "text": message})
             print(text, file=self.out)
@@ -126,7 +127,7 @@ class ScriptFeed:
                 else:
                     self.clock.advance(action.seconds)
             elif isinstance(action, ShowHelp):
-                _print(self.out, host.book.screen("help"))
+                _print(self.out, help_text(host.book))
             elif isinstance(action, ShowStatus):
                 _print(self.out, "\n".join(status_lines(host)))
             elif isinstance(action, WriteProtocol):

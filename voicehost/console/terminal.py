@@ -26,16 +26,21 @@ from typing import Any, TextIO
 
 from voicehost.console.commandline import (
     CommandError,
+    Line,
     ShowHelp,
     ShowStatus,
     Wait,
     WriteProtocol,
+    help_text,
     parse,
 )
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
-from voicehost.host.commands import TextTyped, TypingEnded
+from voicehost.host.actions import CONFIRM_WORDS
+from voicehost.host.commands import Quit, TextTyped, TypingEnded
 from voicehost.host.loop import Host
+from voicehost.host.table import table_view
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
 
 #: How long the reader waits for a key before it looks whether it should stop (seconds).
@@ -85,9 +90,14 @@ class LogScreen(Screen):
             self.changed.set()
 
 
+#: What the line being typed at night shows, whatever it holds: seat 3 and seat 12 (and a
+#: foul, a miss, a typo) look the same.
+NIGHT_TYPING = "•••"
+
+
 def masked(line: str) -> str:
-    """A line being typed at night as the table may see it: one dot per character, no digits."""
-    return "•" * len(line.strip())
+    """A line being typed at night as the table may see it: the same mask whatever was typed."""
+    return NIGHT_TYPING if line.strip() else ""
 
 
 #: An entry made at night, as the log keeps it: the same whatever was typed (seat 3 and seat 12
@@ -102,6 +112,7 @@ class LineHandler:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+        self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
 
     def at_night(self) -> bool:
         state = self.host.state
@@ -121,13 +132,40 @@ class LineHandler:
         try:
             action = parse(text, host.prompt(), book)
         except CommandError as exc:
-            return f"✗ {book.screen('night_refused') if night else exc}"
+            if self.quit_asked and _confirms(text):
+                self.quit_asked = False
+                host.handle(Quit())
+                return None
+            if self.quit_asked and text.strip().casefold() in DECLINE_WORDS:
+                self.quit_asked = False
+                return book.screen("quit_cancelled")
+            refused = f"✗ {book.screen('night_refused') if night else exc}"
+            if self.quit_asked:
+                self.quit_asked = False
+                return f"{book.screen('quit_cancelled')}\n{refused}"
+            return refused
         if action is None:
             return None
+        if self.quit_asked:
+            self.quit_asked = False
+            if isinstance(action, Quit) or _confirms(text):
+                host.handle(action if isinstance(action, Quit) else Quit())
+                return None
+            cancelled = book.screen("quit_cancelled")
+            rest = self._carry_out(action, book)
+            return cancelled if rest is None else f"{cancelled}\n{rest}"
+        if isinstance(action, Quit) and not host.over:
+            # A mistyped `q` must not cost the host a resume: quitting is asked once more.
+            self.quit_asked = True
+            return book.screen("quit_question")
+        return self._carry_out(action, book)
+
+    def _carry_out(self, action: Line, book: PhraseBook) -> str | None:
+        host = self.host
         if isinstance(action, Wait):
             return f"✗ {book.screen('wait_for_scripts')}"
         if isinstance(action, ShowHelp):
-            return book.screen("help")
+            return help_text(book)
         if isinstance(action, ShowStatus):
             return "\n".join(status_lines(host))
         if isinstance(action, WriteProtocol):
@@ -137,6 +175,16 @@ class LineHandler:
         except VoicehostError as exc:
             return f"✗ {exc}"
         return None
+
+
+#: The answers that say «no, go on playing» to the quit question (``т`` is ``n`` on the Russian
+#: layout).
+DECLINE_WORDS = frozenset({"нет", "н", "no", "n", "т"})
+
+
+def _confirms(text: str) -> bool:
+    """Whether a typed line is the answer that confirms quitting (``да``, ``y``, ``yes``)."""
+    return text.strip().casefold() in CONFIRM_WORDS
 
 
 class KeyboardReader:
@@ -215,6 +263,7 @@ class CursesUI:
         self._escape = ""  # an escape sequence (an arrow key) being skipped
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
+        self._attributes: dict[str, int] = {}
 
     def run(self) -> None:
         curses.wrapper(self._main)
@@ -222,6 +271,16 @@ class CursesUI:
     def _main(self, window: Any) -> None:
         self._window = window
         curses.curs_set(1)
+        self._attributes = {"bold": curses.A_BOLD, "reverse": curses.A_REVERSE}
+        self._attributes["warning"] = curses.A_BOLD | curses.A_REVERSE
+        self._attributes["ended"] = curses.A_BOLD | curses.A_REVERSE | curses.A_BLINK
+        with contextlib.suppress(curses.error):  # a terminal without colour keeps the markers
+            curses.start_color()
+            curses.use_default_colors()
+            curses.init_pair(1, curses.COLOR_BLACK, curses.COLOR_YELLOW)
+            curses.init_pair(2, curses.COLOR_WHITE, curses.COLOR_RED)
+            self._attributes["warning"] = curses.A_BOLD | curses.color_pair(1)
+            self._attributes["ended"] = curses.A_BOLD | curses.color_pair(2)
         self.host.typing = self
         reader = KeyboardReader(self.host)
         reader.start()
@@ -279,7 +338,7 @@ class CursesUI:
         self._shown = rows
         window.erase()
         for row, (text, style) in enumerate(rows):
-            attribute = {"bold": curses.A_BOLD, "reverse": curses.A_REVERSE}.get(style, 0)
+            attribute = self._attributes.get(style, 0)
             with contextlib.suppress(curses.error):  # a tiny window's last cell cannot be written
                 window.addnstr(row, 0, text, max(1, width - 1), attribute)
         window.move(len(rows) - 1, min(width - 1, 2 + len(rows[-1][0]) - 2))
@@ -296,8 +355,18 @@ def screen_rows(
     table sees.
     """
     status = [row for line in status_lines(host) for row in _wrapped(line, width)]
+    timer = table_view(host).timer
+    head = (
+        "bold"
+        if timer is None
+        else "ended"
+        if timer.ended
+        else "warning"
+        if timer.warning
+        else "bold"
+    )
     rows: list[tuple[str, str]] = [
-        (text, "bold" if index == 0 else "")
+        (text, head if index == 0 else "")
         for index, text in enumerate(status[: max(0, height - 4)])
     ]
     rows.append((screen.current_private(), "reverse"))
@@ -318,6 +387,10 @@ def _wrapped(line: str, width: int | None) -> list[str]:
     if width is None or width < 10 or len(line) <= width:
         return [line]
     return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+
+
+#: Home, clear the screen, clear the scrollback (xterm, VTE, the Linux console).
+CLEAR_WITH_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 
 class PlainUI:
@@ -341,6 +414,7 @@ class PlainUI:
         self._printed = 0
         self._last_status: list[str] = []
         self._private_shown = ""
+        self._wiped_seen = 0
         self.echo = TerminalEcho(sys.stdin)
 
     def run(self) -> None:
@@ -379,6 +453,14 @@ class PlainUI:
     def _flush(self) -> None:
         self.echo.set(not self.lines.at_night())
         lines = self.screen.lines
+        if self.screen.wiped > self._wiped_seen:
+            self._wiped_seen = self.screen.wiped
+            if self.out.isatty():
+                # Daybreak: the night's masked entries and refusals leave the scrollback too.
+                # The terminal is cleared with its scrollback and the day's lines printed again.
+                self.out.write(CLEAR_WITH_SCROLLBACK)
+                self._printed = self.screen.wiped
+                self._last_status = []
         # Counted over the whole game: the night's lines (printed masked) may have been wiped.
         for text in lines[max(0, self._printed - self.screen.wiped) :]:
             self._print(text)

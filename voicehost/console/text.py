@@ -7,8 +7,9 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from voicehost.game.effects import Private, PrivateKind
+from voicehost.game.effects import Private
 from voicehost.game.model import Cue
+from voicehost.host.table import private_text
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Clock, Screen, Utterance
 
@@ -85,12 +86,5 @@ class ScreenPrivateChannel:
 
 
 def describe_private(message: Private, book: PhraseBook | None = None) -> str:
-    """A neutral private line; the same length for 'mafia' and 'not mafia'."""
-    book = book or PhraseBook.load("ru")
-    if message.kind is PrivateKind.COMMISSAR_ANSWER:
-        return book.screen("private_mafia" if message.is_mafia else "private_not_mafia")
-    if message.kind is PrivateKind.DON_ANSWER:
-        return book.screen("private_sheriff" if message.found else "private_not_sheriff")
-    if message.kind is PrivateKind.SHERIFF_ANSWER:
-        return book.screen("private_black" if message.found else "private_red")
-    return book.screen("private_ack")
+    """A neutral private line; the same length for 'mafia' and 'not mafia' (host.table)."""
+    return private_text(message, book or PhraseBook.load("ru"))

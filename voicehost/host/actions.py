@@ -36,36 +36,74 @@ class Action(StrEnum):
     VOTE = "vote"  # the count that follows is a vote count
     UNDO = "undo"  # take back the last entry
     PAUSE = "pause"  # stop or restart the clock
-    QUIT = "quit"  # stop hosting; the journal keeps the game
+    PROTOCOL = "protocol"  # the console writes the protocol now
+    STATUS = "status"  # the console shows the table
+    HELP = "help"  # the console lists the commands
+    QUIT = "quit"  # stop hosting; the journal keeps the game (the keyboard asks first)
+    WAIT = "wait"  # scripts only: let the running timer run out, or let seconds pass
+
+
+CONSOLE_ACTIONS = frozenset({Action.PROTOCOL, Action.STATUS, Action.HELP, Action.WAIT})
+"""Actions the console carries out itself: they make no command for the loop."""
 
 
 @dataclass(frozen=True)
 class ActionSpec:
-    """How an action is given: keyboard words, a keypad key, and whether a number follows."""
+    """How an action is given: keyboard words, a keypad key, and whether a number follows.
 
-    words: frozenset[str]
+    ``words`` are as a person types them in either language, the first the one ``help`` shows;
+    each word also works as typed with the Russian keyboard layout on (``u`` is ``г``, ``f 5``
+    is ``а 5``): ``words_of`` adds those, so hosts who switch layouts are never refused.
+    """
+
+    words: tuple[str, ...]
     key: Key | None
     number: bool = False
 
 
 ACTIONS: dict[Action, ActionSpec] = {
     Action.END_SPEECH: ActionSpec(
-        frozenset({".", "end", "e", "спасибо", "пас", "thanks", "pass"}), Key.END_SPEECH
+        (".", "end", "e", "thanks", "pass", "спасибо", "пас", "конец"), Key.END_SPEECH
     ),
-    Action.MISS: ActionSpec(frozenset({"miss", "-", "промах"}), Key.MISS),
-    Action.FOUL: ActionSpec(frozenset({"f", "foul", "фол"}), Key.FOUL, number=True),
-    Action.REMOVE: ActionSpec(frozenset({"remove", "удалить"}), None, number=True),
-    Action.TEAM_LOSS: ActionSpec(frozenset({"teamloss", "поражение"}), None, number=True),
-    Action.VOTE: ActionSpec(frozenset({"v", "votes", "vote", "голоса"}), None, number=True),
-    Action.UNDO: ActionSpec(frozenset({"u", "undo", "отмена"}), Key.UNDO),
-    Action.PAUSE: ActionSpec(frozenset({"p", "pause", "пауза"}), None),
-    Action.QUIT: ActionSpec(frozenset({"q", "quit", "exit", "выход"}), None),
+    Action.MISS: ActionSpec(("miss", "-", "промах"), Key.MISS),
+    Action.FOUL: ActionSpec(("f", "foul", "фол", "ф"), Key.FOUL, number=True),
+    Action.REMOVE: ActionSpec(("remove", "удалить"), None, number=True),
+    Action.TEAM_LOSS: ActionSpec(("teamloss", "поражение"), None, number=True),
+    Action.VOTE: ActionSpec(("v", "votes", "vote", "голоса", "голос"), None, number=True),
+    Action.UNDO: ActionSpec(("u", "undo", "отмена", "отменить"), Key.UNDO),
+    Action.PAUSE: ActionSpec(("p", "pause", "пауза"), None),
+    Action.PROTOCOL: ActionSpec(("protocol", "протокол"), None),
+    Action.STATUS: ActionSpec(("status", "статус", "стол"), None),
+    Action.HELP: ActionSpec(("help", "?", "помощь", "справка"), None),
+    Action.QUIT: ActionSpec(("q", "quit", "exit", "выход", "выйти"), None),
+    Action.WAIT: ActionSpec(("wait", "ждать"), None),
 }
 
-CONFIRM_WORDS = frozenset({"yes", "да"})
-"""The word after the seat that confirms a step which ends the game (``teamloss 5 да``)."""
+#: The Russian ЙЦУКЕН layout over the US one, key by key: what a host types when they meant
+#: ``u`` and the layout was Russian (``г``). The full stop's key gives «ю»; the Russian full
+#: stop sits on the slash key, so ``.`` is ``.`` either way.
+RUSSIAN_LAYOUT = str.maketrans(
+    "qwertyuiop[]asdfghjkl;'zxcvbnm,.`", "йцукенгшщзхъфывапролджэячсмитьбюё"
+)
 
-_BY_WORD = {word: action for action, spec in ACTIONS.items() for word in spec.words}
+
+def on_russian_layout(word: str) -> str:
+    """``word`` as typed with the Russian layout on: ``f`` -> ``а``, ``undo`` -> ``гтвщ``."""
+    return word.translate(RUSSIAN_LAYOUT)
+
+
+def words_of(action: Action) -> tuple[str, ...]:
+    """Every word that names ``action``: its own words, then their Russian-layout twins."""
+    own = ACTIONS[action].words
+    twins = (on_russian_layout(word) for word in own if word.isascii())
+    return tuple(dict.fromkeys([*own, *(twin for twin in twins if twin not in own)]))
+
+
+CONFIRM_WORDS = frozenset({"yes", "да", on_russian_layout("yes"), "y"})
+"""The word after the seat that confirms a step which ends the game (``teamloss 5 да``), and
+the answer that confirms quitting. Not «н» (``y`` on the Russian layout): it reads as «нет»."""
+
+_BY_WORD = {word: action for action in ACTIONS for word in words_of(action)}
 _BY_KEY = {spec.key: action for action, spec in ACTIONS.items() if spec.key is not None}
 
 
@@ -100,6 +138,8 @@ def command_for(
             return TogglePause()
         case Action.QUIT:
             return Quit()
+    if action in CONSOLE_ACTIONS:
+        raise ValueError(f"{action} is the console's own: it makes no command")
     if number is None:
         raise ValueError(f"{action} needs a number")
     if action is Action.FOUL:

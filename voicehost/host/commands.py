@@ -23,6 +23,7 @@ class Source(StrEnum):
 
     KEYBOARD = "keyboard"
     KEYPAD = "keypad"
+    REMOTE = "remote"  # the host's phone (voicehost.web), or the device's deal at night 0
     VOICE = "voice"
     TIMER = "timer"
 
@@ -98,6 +99,14 @@ class ScriptLine:
 
 
 @dataclass(frozen=True)
+class RemoteInput:
+    """A message from the host's remote (the web face), as its server received it."""
+
+    connection: int
+    message: dict[str, object]
+
+
+@dataclass(frozen=True)
 class Notice:
     """A line for the host's screen (no sound card, the model is loaded), in the game's
     language; from any thread."""
@@ -120,6 +129,7 @@ Command = (
     | TextTyped
     | TypingEnded
     | ScriptLine
+    | RemoteInput
     | Notice
     | Quit
 )

@@ -20,6 +20,7 @@ host hears about each change of that state once, through ``on_saving``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import json
@@ -51,6 +52,9 @@ log = logging.getLogger(__name__)
 #: ``on_saving(saving, reason)``: False when records start waiting in memory (``reason`` says
 #: why), True when they are all on disk again.
 SavingHook = Callable[[bool, str], None]
+#: ``on_moved(old, new)``: the journal file vanished under the host (its folder deleted, or the
+#: file replaced by a folder) and the whole game so far was written to ``new``.
+MovedHook = Callable[[Path, Path], None]
 #: Words for a rule violation's code and params (the phrase book's ``error``).
 Describe = Callable[[str, Mapping[str, Any]], str]
 
@@ -93,7 +97,9 @@ def _lock(descriptor: int, path: Path) -> None:
         os.close(descriptor)
         raise JournalBusy(
             f"the game in {path} is being hosted by another voicehost right now (is the "
-            "service running? `sudo systemctl stop voicehost`); stop that one first"
+            "service running? `sudo systemctl stop voicehost`); stop that one first",
+            phrase="journal_busy",
+            path=path,
         ) from exc
 
 
@@ -107,10 +113,12 @@ class Journal:
         *,
         on_saving: SavingHook | None = None,
         clock: Callable[[], float] = time.monotonic,
+        on_moved: MovedHook | None = None,
     ) -> None:
         self.path = path
         self._descriptor = descriptor
         self._on_saving = on_saving
+        self._on_moved = on_moved
         self._clock = clock
         self._pending: list[bytes] = []  # whole lines not yet on disk, oldest first
         self._written_of_first = 0  # bytes of _pending[0] already written (a short write)
@@ -132,7 +140,12 @@ class Journal:
 
     @classmethod
     def create(
-        cls, path: Path, settings: Settings, *, on_saving: SavingHook | None = None
+        cls,
+        path: Path,
+        settings: Settings,
+        *,
+        on_saving: SavingHook | None = None,
+        on_moved: MovedHook | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
@@ -145,7 +158,7 @@ class Journal:
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
-        journal = cls(path, None, on_saving=on_saving)
+        journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")
         journal._pending.append(_line(header))
@@ -153,7 +166,13 @@ class Journal:
         return journal
 
     @classmethod
-    def reopen(cls, path: Path, *, on_saving: SavingHook | None = None) -> Journal:
+    def reopen(
+        cls,
+        path: Path,
+        *,
+        on_saving: SavingHook | None = None,
+        on_moved: MovedHook | None = None,
+    ) -> Journal:
         """Continue appending to an existing journal (after a resume), holding its lock.
 
         A line torn by a power cut (or garbage after the last whole line) is cut off first and
@@ -180,7 +199,7 @@ class Journal:
         except OSError as exc:
             os.close(descriptor)
             raise JournalError(f"cannot repair journal {path}: {storage.reason(exc)}") from exc
-        return cls(path, descriptor, on_saving=on_saving)
+        return cls(path, descriptor, on_saving=on_saving, on_moved=on_moved)
 
     def append(self, event: Input, source: str, *, sync: bool = True) -> None:
         """Write an accepted input; with ``sync`` (a person's input) fsync it before returning,
@@ -230,6 +249,8 @@ class Journal:
                 self._unsynced = False
             else:
                 self._sync_soon(self._descriptor)
+            if not self._still_there():
+                self._move_to_new_file()
         except OSError as exc:
             self._failed(exc)
             return
@@ -247,7 +268,8 @@ class Journal:
         """Create the file (owner-only, locked); a failed first write leaves no empty file."""
         storage.private_folder(self.path.parent)
         try:
-            descriptor = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+            # read-write: a journal whose name vanishes is copied from this descriptor
+            descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
                 f"journal {self.path} already exists; use `voicehost resume`"
@@ -267,6 +289,54 @@ class Journal:
         storage.sync_folder(self.path.parent)
         self._pending.pop(0)
         return descriptor
+
+    def _still_there(self) -> bool:
+        """Whether the journal's name still leads to the file being written: a deleted folder
+        or a folder put in the file's place leaves the host writing to a file nobody can find,
+        which a crash would lose."""
+        assert self._descriptor is not None
+        try:
+            named = os.stat(self.path)
+        except OSError:
+            return False
+        mine = os.fstat(self._descriptor)
+        return mine.st_nlink > 0 and (named.st_dev, named.st_ino) == (mine.st_dev, mine.st_ino)
+
+    def _move_to_new_file(self) -> None:
+        """Write the whole game so far (the lost file is still open: it holds every line) to a
+        new journal beside where the old one was, and go on writing there."""
+        assert self._descriptor is not None
+        old_path, old = self.path, self._descriptor
+        size = os.fstat(old).st_size
+        data = os.pread(old, size, 0)
+        storage.private_folder(old_path.parent)
+        new_path = _free_name(old_path)
+        descriptor = os.open(new_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+        try:
+            _lock(descriptor, new_path)
+            written = 0
+            while written < len(data):
+                written += os.write(descriptor, data[written:])
+            os.fsync(descriptor)
+        except OSError:
+            os.close(descriptor)
+            new_path.unlink(missing_ok=True)
+            raise
+        storage.sync_folder(new_path.parent)
+        if self._syncer is not None:  # it fsyncs the old file: the next deferred line starts one
+            self._syncer.stop()
+            self._syncer = None
+        os.close(old)
+        self._descriptor, self.path = descriptor, new_path
+        log.warning(
+            "journal %s vanished (its folder was deleted or the file replaced): the whole game "
+            "so far is written to %s",
+            old_path,
+            new_path,
+            extra=LOG_ONLY,  # the host says it on the screen, by day
+        )
+        if self._on_moved is not None:
+            self._on_moved(old_path, new_path)
 
     def _failed(self, exc: OSError) -> None:
         self._next_try = self._clock() + RETRY_SECONDS
@@ -341,10 +411,21 @@ class _Syncer:
             self._wanted.clear()
             if self._stopping:
                 return
-            try:
+            # A failure says nothing here, not even to the log (a line at night would tell
+            # when something happened): the next person's input fsyncs on the loop's thread,
+            # meets the same disk error, and the host says it when it may.
+            with contextlib.suppress(OSError):
                 os.fsync(self._descriptor)
-            except OSError as exc:
-                log.warning("journal fsync failed: %s", storage.reason(exc), extra=LOG_ONLY)
+
+
+def _free_name(path: Path) -> Path:
+    """``path`` if nothing is there now, else ``<stem>-saved-<n><suffix>`` beside it."""
+    if not os.path.lexists(path):
+        return path
+    number = 1
+    while os.path.lexists(candidate := path.with_name(f"{path.stem}-saved-{number}{path.suffix}")):
+        number += 1
+    return candidate
 
 
 def _line(record: dict[str, Any]) -> bytes:
@@ -477,6 +558,21 @@ def newest_unfinished(directory: Path, *, played_only: bool = False) -> Path | N
     return _newest(unfinished(directory), played_only=played_only)
 
 
+def in_use(path: Path) -> bool:
+    """Whether another voicehost is hosting the game of ``path`` right now (it holds the lock)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(descriptor)  # closing releases a lock taken here
+    return False
+
+
 def newest_game(directory: Path) -> Path | None:
     """The most recent journal in ``directory``, finished or not (a played one first)."""
     return _newest(journals(directory), played_only=False)
@@ -548,7 +644,8 @@ def choose_resumable(
     (with a message each) those that cannot; ``None`` when a new game should start.
 
     ``check(path)`` replays a journal and raises JournalError when it cannot be resumed. A
-    journal another host holds right now is passed over, not set aside.
+    journal another host holds right now raises JournalBusy: a game is being hosted on this
+    machine, and a second one must not start beside it.
     """
     messages: list[str] = []
     good: list[Path] = []
@@ -558,14 +655,10 @@ def choose_resumable(
         try:
             check(path)
             descriptor = os.open(path, os.O_RDONLY)
-            try:
-                _lock(descriptor, path)  # closes it when busy
-            except JournalBusy as exc:
-                messages.append(str(exc))
-                continue
+            _lock(descriptor, path)  # closes it and raises JournalBusy when another host holds it
             os.close(descriptor)
         except JournalBusy:
-            continue
+            raise
         except (JournalError, OSError) as exc:
             reason = str(exc).removeprefix(f"{path}, ").removeprefix(f"{path} ")
             message = set_aside(path, reason)

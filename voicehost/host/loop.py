@@ -46,6 +46,7 @@ from voicehost.host.commands import (
     KeyPressed,
     Notice,
     Quit,
+    RemoteInput,
     ScriptLine,
     Source,
     Submit,
@@ -110,6 +111,12 @@ class TypingReceiver(Protocol):
     def typing_ended(self) -> None: ...
 
 
+class RemoteReceiver(Protocol):
+    """Carries out a remote's message on the loop's thread (the web face)."""
+
+    def remote_input(self, connection: int, message: dict[str, object]) -> None: ...
+
+
 class ScriptReceiver(Protocol):
     """Carries out a scripted game's line on the loop's thread (``ScriptFeed``)."""
 
@@ -121,6 +128,9 @@ class HostEvents:
     """Hooks for observers (tests, the terminal UI)."""
 
     on_reject: list[Callable[[str, Source], None]] = field(default_factory=list)
+    #: Called on the loop's thread after every command and tick, like the view's ``on_idle``:
+    #: more views of the one loop (the web face) draw from here.
+    on_idle: list[Callable[[], None]] = field(default_factory=list)
 
 
 class Host:
@@ -167,12 +177,14 @@ class Host:
         self.keys: KeyReceiver | None = None
         self.typing: TypingReceiver | None = None
         self.script: ScriptReceiver | None = None
+        self.remote: RemoteReceiver | None = None
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
         self._saving_notice: str | None = None  # a journal-state phrase held until daylight
         self._saving_told = "game.saving_again"
         self._saving_reason = ""
+        self._moved_from: Path | None = None  # a vanished journal, said on the screen by day
         # How early a timer event must fire for its cue to start on the deadline (the sound card
         # holds some audio already); a cue player that plays at once has no lead.
         self._cue_lead: Callable[[], float] = cues.lead_seconds
@@ -183,7 +195,10 @@ class Host:
         """A new game: journal header, then the opening announcements."""
         if self.journal_path is not None:
             self._journal = Journal.create(
-                self.journal_path, self.settings, on_saving=self._saving_changed
+                self.journal_path,
+                self.settings,
+                on_saving=self._saving_changed,
+                on_moved=self._journal_moved,
             )
         state, effects = self.engine.new_game()
         self.state = state
@@ -196,11 +211,27 @@ class Host:
         replayed = replay_journal(self.settings, self.journal_path)
         self.settings, self.engine = replayed.settings, replayed.engine
         self.state, self.accepted = replayed.state, replayed.accepted
-        self._journal = Journal.reopen(self.journal_path, on_saving=self._saving_changed)
+        self._journal = Journal.reopen(
+            self.journal_path, on_saving=self._saving_changed, on_moved=self._journal_moved
+        )
         self._journal.append_note({"resumed": True})
         if self.state.phase is Phase.GAME_OVER:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
+        self._repeat_counts()
+
+    def _repeat_counts(self) -> None:
+        """Resumed in the pause after a vote: the host is asked to confirm or undo the counts,
+        so the table hears them again (the screen shows them, ``host.table``)."""
+        state = self.state
+        if state is None or state.vote_settling is None:
+            return
+        if state.vote_settling == "third":
+            self._say("day.third_vote_result", {"votes": state.third_vote_for})
+            return
+        for seat in state.candidates:
+            if seat in state.vote_counts:
+                self._say("day.vote_result", {"seat": seat, "votes": state.vote_counts[seat]})
 
     def _rebuild(self) -> GameState:
         """The state after every accepted input, noting the phase each was entered in."""
@@ -261,6 +292,10 @@ class Host:
             case ScriptLine(number, text):
                 if self.script is not None:
                     self.script.line(number, text)
+                return True
+            case RemoteInput(connection, message):
+                if self.remote is not None:
+                    self.remote.remote_input(connection, message)
                 return True
             case Notice(text):
                 self.screen.message(text)
@@ -409,9 +444,19 @@ class Host:
                     self.submit(TimerWarning(timer.timer_id), source=Source.TIMER)
                 else:
                     self.timer = None
+                    self._tell_time_up(timer)
                     self.submit(TimeUp(timer.timer_id), source=Source.TIMER)
             finally:
                 self._cue_at = None
+
+    def _tell_time_up(self, timer: RunningTimer) -> None:
+        """A speech that ran out of time leaves a line on the screen (the table heard the cue)."""
+        running = self.state.timer if self.state is not None else None
+        effect = timer.effect
+        if running is None or running.timer_id != timer.timer_id or effect.speaker is None:
+            return
+        if effect.timer.is_speech:
+            self.screen.message(self.book.screen("speech_time_up", {"seat": effect.speaker}))
 
     def run(
         self,
@@ -449,6 +494,8 @@ class Host:
                 self._journal.retry()
             if on_idle is not None:
                 on_idle()
+            for hook in list(self.events.on_idle):  # a hook may remove itself
+                hook()
             self.screen.refresh()
 
     # ------------------------------------------------------------------ effects
@@ -501,9 +548,21 @@ class Host:
         self._saving_reason = reason
         self._tell_saving()
 
+    def _journal_moved(self, old: Path, new: Path) -> None:
+        """The journal vanished under the host and the game so far was written to ``new``."""
+        self.journal_path = new
+        self._moved_from = old
+        self._tell_saving()
+
     def _tell_saving(self) -> None:
         # Said once per change, and never at night: a message the moment a night choice is
         # written would tell the table that someone just acted.
+        if self._moved_from is not None and not (
+            self.state is not None and self.state.phase.is_night
+        ):
+            moved = {"old": self._moved_from, "new": self.journal_path}
+            self.screen.message(f"✗ {self.book.screen('journal_moved', moved)}")
+            self._moved_from = None
         key = self._saving_notice
         if key is None or (self.state is not None and self.state.phase.is_night):
             return

@@ -85,14 +85,16 @@ def load(path: Path, players: int, limit: float, book: PhraseBook) -> list[Extra
         return []
     except (OSError, ValueError) as exc:
         raise ScoreInputError(
-            f"{path}: {exc}; delete it and enter the points again (voicehost protocol --score)"
+            book.screen("score_file_damaged", {"path": path, "reason": exc})
         ) from exc
     if not isinstance(data, list):
-        raise ScoreInputError(f"{path} is not a list of extra points; delete it and enter again")
+        raise ScoreInputError(book.screen("score_file_damaged", {"path": path, "reason": "[…]"}))
     entries: list[ExtraPoints] = []
     for item in data:
         if not isinstance(item, dict):
-            raise ScoreInputError(f"{path} holds {item!r}; delete it and enter the points again")
+            raise ScoreInputError(
+                book.screen("score_file_damaged", {"path": path, "reason": repr(item)[:40]})
+            )
         line = f"{item.get('seat')} {item.get('points')} {item.get('comment', '')}"
         try:
             entries = taken(entries, parse_extra(line, players, limit, book))
@@ -101,7 +103,7 @@ def load(path: Path, players: int, limit: float, book: PhraseBook) -> list[Extra
     return entries
 
 
-def save(path: Path, entries: list[ExtraPoints]) -> None:
+def save(path: Path, entries: list[ExtraPoints], book: PhraseBook) -> None:
     """Write the extra points (owner-only, like the protocol beside them)."""
     text = json.dumps(entries, ensure_ascii=False, indent=2) + "\n"
     try:
@@ -109,6 +111,5 @@ def save(path: Path, entries: list[ExtraPoints]) -> None:
         storage.write_private(path, text.encode("utf-8"))
     except OSError as exc:
         raise ScoreInputError(
-            f"cannot write {path}: {storage.reason(exc)}; free some space or fix the folder and "
-            "enter the points again"
+            book.screen("score_cannot_write", {"path": path, "reason": storage.reason(exc)})
         ) from exc

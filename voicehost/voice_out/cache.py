@@ -30,6 +30,7 @@ from voicehost.voice_out.wavcheck import check_wav
 if TYPE_CHECKING:
     from voicehost.clips import Clip
     from voicehost.config import Settings
+    from voicehost.phrases import PhraseBook
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +82,28 @@ class PrepareReport:
 
     def describe(self) -> str:
         """One line for a person."""
-        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)"]
+        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)."]
         if self.build is not None:
             parts.append(self.build.describe())
+        return " ".join(parts)
+
+    def said(self, book: PhraseBook) -> str:
+        """The same in the book's language: what is ready, and what the cache did."""
+        parts = [book.screen("phrases_ready", {"pieces": self.pieces, "pack": self.from_pack})]
+        if self.build is not None:
+            build = self.build
+            parts.append(
+                book.screen(
+                    "phrases_cache",
+                    {
+                        "folder": build.folder,
+                        "total": build.rendered + build.cached,
+                        "rendered": build.rendered,
+                        "cached": build.cached,
+                        "seconds": f"{build.seconds:.1f}",
+                    },
+                )
+            )
         return " ".join(parts)
 
 

@@ -298,7 +298,9 @@ class DeviceBackend(Backend):
             output.backend = None
             raise DeviceError(
                 f"no sound output ({_first_line(exc)}); plug in a speaker or set "
-                "audio.output_device in config.yaml (`python -m sounddevice` lists devices)"
+                "audio.output_device in config.yaml (`python -m sounddevice` lists devices)",
+                phrase="reason_no_sound_output",
+                library=_first_line(exc),
             ) from exc
         self.latency = float(self.stream.latency)
 
@@ -377,11 +379,17 @@ def import_sounddevice() -> Any:
     try:
         import sounddevice
     except (ImportError, OSError) as exc:
-        raise DeviceError(f"no sound output: {_first_line(exc)}; {PORTAUDIO_HINT}") from exc
+        raise DeviceError(
+            f"no sound output: {_first_line(exc)}; {PORTAUDIO_HINT}",
+            phrase="reason_no_portaudio",
+            library=_first_line(exc),
+        ) from exc
     except Exception as exc:  # PortAudioError: a broken ALSA configuration, no sound server
         raise DeviceError(
             f"the sound system did not start ({_first_line(exc)}); repair or remove a broken "
-            "~/.asoundrc or /etc/asound.conf (`voicehost doctor` explains)"
+            "~/.asoundrc or /etc/asound.conf (`voicehost doctor` explains)",
+            phrase="reason_sound_system_failed",
+            library=_first_line(exc),
         ) from exc
     return sounddevice
 

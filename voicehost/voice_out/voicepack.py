@@ -40,6 +40,7 @@ from pathlib import Path
 
 from voicehost.clips import AudioFileError, Clip, from_int16, trim_silence
 from voicehost.errors import MissingDependency, VoicehostError
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Segment
 
 AUDIO_SUFFIXES = (".wav", ".ogg", ".mp3", ".flac")
@@ -206,6 +207,40 @@ class PackReport:
             out.append(f"Broken: {name}: {why}")
         if self.ok:
             out.append("Every file is usable.")
+        return out
+
+    def said(self, book: PhraseBook) -> list[str]:
+        """The report in the book's language."""
+        total = len(self.covered) + len(self.missing)
+        out = [
+            book.screen(
+                "pack_summary",
+                {"folder": self.folder, "covered": len(self.covered), "total": total},
+            )
+        ]
+        if self.missing:
+            keys = ", ".join(compress_keys(self.missing))
+            out.append(book.screen("pack_missing", {"count": len(self.missing), "keys": keys}))
+        for item in self.too_long:
+            out.append(
+                book.screen(
+                    "pack_too_long",
+                    {
+                        "key": item.key,
+                        "seconds": f"{item.seconds:.1f}",
+                        "limit": f"{item.limit.seconds:.1f}",
+                        "reason": item.limit.reason,
+                    },
+                )
+            )
+        for name in self.unknown:
+            out.append(book.screen("pack_unknown", {"name": name}))
+        for name, why in self.unusable:
+            out.append(book.screen("pack_unusable", {"name": name, "reason": why}))
+        for name, why in self.broken:
+            out.append(book.screen("pack_broken", {"name": name, "reason": why}))
+        if self.ok:
+            out.append(book.screen("pack_ok"))
         return out
 
 

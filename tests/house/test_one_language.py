@@ -1,0 +1,184 @@
+"""One language everywhere a person reads: `language: ru` makes every command's help, argument
+errors and output Russian, `en` English; both books hold every text the command line says."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from voicehost import config
+from voicehost.__main__ import main
+from voicehost.cli import texts
+
+ROOT = Path(__file__).resolve().parents[2]
+CLI = sorted((ROOT / "voicehost" / "cli").glob("*.py")) + [ROOT / "voicehost" / "__main__.py"]
+SECTIONS = {language: texts.load_section(language) for language in ("ru", "en")}
+
+
+def used_keys() -> set[str]:
+    """Every key a command-line module looks up with text(...) or message(...)."""
+    keys = set()
+    for path in CLI:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("text", "message")
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+            ):
+                keys.add(node.args[0].value)
+    return keys
+
+
+def test_both_books_say_every_text_the_command_line_looks_up() -> None:
+    keys = used_keys()
+    assert len(keys) > 80
+    for language, section in SECTIONS.items():
+        assert sorted(keys - set(section)) == [], language
+    assert set(SECTIONS["ru"]) == set(SECTIONS["en"])
+    assert set(texts.ARGPARSE_KEYS.values()) <= set(SECTIONS["ru"])
+
+
+@pytest.mark.parametrize("key", sorted(SECTIONS["en"]))
+def test_each_text_has_the_same_placeholders_in_both_books(key: str) -> None:
+    def holes(text: str) -> list[str]:
+        return sorted(re.findall(r"\{\w+\}|%\(\w+\)[rsd]|%[rsd]", text))
+
+    assert holes(SECTIONS["ru"][key]) == holes(SECTIONS["en"][key])
+
+
+def test_the_command_line_reads_the_default_config_config_py_reads() -> None:
+    assert texts.DEFAULT_CONFIG == config.DEFAULT_CONFIG
+
+
+def config_in(folder: Path, language: str) -> str:
+    path = folder / "config.yaml"
+    path.write_text(f"language: {language}\nstorage:\n  journal_dir: journals\n", encoding="utf-8")
+    return str(path)
+
+
+def run(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "voicehost", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        [],
+        ["play"],
+        ["service", "install"],
+        ["protocol"],
+        ["rehearse"],
+        ["doctor"],
+        ["models", "list"],
+        ["phrases", "build"],
+    ],
+)
+def test_every_help_is_in_the_games_language(tmp_path: Path, command: list[str]) -> None:
+    russian = run("--config", config_in(tmp_path, "ru"), *command, "--help")
+    assert russian.returncode == 0, russian.stderr
+    assert russian.stdout.startswith("использование: voicehost")
+    assert "параметры:" in russian.stdout and "options:" not in russian.stdout
+    assert "show this help" not in russian.stdout
+    english = run("--config", config_in(tmp_path, "en"), *command, "--help")
+    assert english.stdout.startswith("usage: voicehost")
+    assert "options:" in english.stdout
+    for russian_word in ("параметры", "показать", "игр", "файл"):
+        assert russian_word not in english.stdout
+
+
+def test_service_install_help_says_what_it_does(tmp_path: Path) -> None:
+    result = run("--config", config_in(tmp_path, "ru"), "service", "install", "--help")
+    said = " ".join(result.stdout.split())
+    assert "стартует при каждой загрузке" in said
+    assert "voicehost service uninstall" in said
+
+
+@pytest.mark.parametrize(
+    ("argv", "russian", "english"),
+    [
+        (["play", "--players", "14"], "за столом от 8 до 13 игроков", "a table has 8 to 13"),
+        (["play", "--players", "x"], "недопустимое значение (int): 'x'", "invalid int value"),
+        (["play", "--preset", "mafia"], "недопустимый выбор: 'mafia'", "invalid choice"),
+        (["play", "--bogus"], "непонятные аргументы: --bogus", "unrecognized arguments"),
+    ],
+)
+def test_argument_errors_are_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv, russian: str, english: str
+) -> None:
+    for language, expected in (("ru", russian), ("en", english)):
+        try:
+            code = main(["--config", config_in(tmp_path, language), *argv])
+        except SystemExit as exit_:
+            code = int(exit_.code or 0)
+        assert code != 0
+        err = capsys.readouterr().err
+        assert expected in err, (language, err)
+        if language == "ru":
+            assert "ошибка" in err or err.startswith("voicehost: ")
+
+
+def test_a_missing_example_script_says_where_the_examples_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # outside the checkout
+    config_path = config_in(tmp_path, "ru")
+    assert main(["--config", config_path, "play", "--script", "examples/town-wins.txt"]) == 0
+    assert "Победа: красные (город)" in capsys.readouterr().out
+    assert main(["--config", config_path, "play", "--script", "examples/nope.txt"]) == 1
+    err = capsys.readouterr().err
+    assert "не удаётся прочитать сценарий examples/nope.txt" in err
+    assert str(ROOT / "examples") in err
+
+
+def test_club_hosts_read_the_hosts_pages_in_russian_linked_both_ways() -> None:
+    pairs = [(ROOT / "README.md", ROOT / "README.ru.md"),
+             (ROOT / "docs" / "RASPBERRY_PI.md", ROOT / "docs" / "RASPBERRY_PI.ru.md")]  # fmt: skip
+    for english, russian in pairs:
+        assert f"({russian.name})" in english.read_text(encoding="utf-8")
+        assert f"({english.name})" in russian.read_text(encoding="utf-8")
+    readme = (ROOT / "README.ru.md").read_text(encoding="utf-8")
+    for section in ("## Два шага", "## Справочник по клавиатуре", "## Повседневные команды"):
+        assert section in readme
+    for english, russian in ((ROOT / "README.md", readme),):
+        block = re.search(r"```sh\n(.*?)```", english.read_text(encoding="utf-8"), re.S)
+        ru_block = re.search(r"```sh\n(.*?)```", russian, re.S)
+        assert block is not None and ru_block is not None
+        for text in (block.group(1), ru_block.group(1)):
+            commands = [line.split("#")[0].strip() for line in text.splitlines()]
+            assert [c for c in commands if c] == ["make run", "make test"]
+
+
+def test_the_russian_keyboard_reference_names_every_command() -> None:
+    from voicehost.host.actions import ACTIONS
+
+    readme = (ROOT / "README.ru.md").read_text(encoding="utf-8")
+    for spec in ACTIONS.values():
+        assert f"`{spec.words[0]}" in readme, spec.words[0]
+
+
+def test_config_mistakes_are_said_in_the_language_of_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "config.yaml"
+    bad.write_text("language: ru\nplayers: 20\ntimers:\n  discussion_seconds: abc\n")
+    assert main(["--config", str(bad), "play", "--text"]) == 1
+    err = capsys.readouterr().err
+    assert "в config.yaml неверных значений: 2:" in err
+    assert "строка 2: players = 20 — вне допустимого: от 8 до 13" in err
+    assert "строка 4: timers.discussion_seconds — число, а не 'abc'" in err
+    bad.write_text("language: en\nplayers: 20\n")
+    assert main(["--config", str(bad), "play", "--text"]) == 1
+    assert "line 2: players = 20 is out of range; allowed: 8 to 13" in capsys.readouterr().err

@@ -1,0 +1,135 @@
+"""The command line's own words, in the language config.yaml names: every ``--help`` text and
+argparse's messages, from the ``cli`` section of the phrase book.
+
+A subcommand module registers its arguments with ``help=text("play.players")``: the text is
+looked up when the parser is built, after ``choose(argv)`` has read the language from the
+settings file the command line names (``--config``) or the default one. Only that file's
+``language:`` line and the book's ``cli`` section are read, so ``voicehost --help`` stays cheap.
+argparse's own messages («invalid choice», «usage:») are translated by ``argparse_words``,
+which the entry point installs for a Russian book.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+_ROOT = Path(__file__).resolve().parent.parent.parent
+DEFAULT_CONFIG = _ROOT / "config.yaml"
+"""config.py's ``DEFAULT_CONFIG`` (a test keeps the two equal); not imported, to stay cheap."""
+
+PHRASES_DIR = _ROOT / "phrases"
+DEFAULT_LANGUAGE = "ru"
+_LANGUAGE_LINE = re.compile(r"^language:\s*[\"']?([A-Za-z]+)", re.MULTILINE)
+
+#: argparse's messages (its gettext ids) -> the key of the book's ``cli`` section.
+ARGPARSE_KEYS = {
+    "usage: ": "argparse.usage",
+    "positional arguments": "argparse.positionals",
+    "options": "argparse.options",
+    "show this help message and exit": "argparse.help",
+    "%(prog)s: error: %(message)s\n": "argparse.error",
+    "the following arguments are required: %s": "argparse.required",
+    "one of the arguments %s is required": "argparse.one_required",
+    "unrecognized arguments: %s": "argparse.unrecognized",
+    "argument %(argument_name)s: %(message)s": "argparse.argument",
+    "invalid %(type)s value: %(value)r": "argparse.invalid_value",
+    "invalid choice: %(value)r (choose from %(choices)s)": "argparse.invalid_choice",
+    "expected one argument": "argparse.expected_one",
+    "expected at most one argument": "argparse.expected_at_most_one",
+    "expected at least one argument": "argparse.expected_at_least_one",
+    "not allowed with argument %s": "argparse.not_allowed_with",
+    "ambiguous option: %(option)s could match %(matches)s": "argparse.ambiguous",
+    "ignored explicit argument %r": "argparse.ignored_explicit",
+}
+
+_state: dict[str, Any] = {"language": DEFAULT_LANGUAGE, "texts": None}
+
+
+def language_of(argv: Sequence[str]) -> str:
+    """The language of the settings file ``argv`` names with ``--config`` (or of the default
+    one); the default language when the file cannot be read or names none."""
+    path: Path = DEFAULT_CONFIG
+    for index, word in enumerate(argv):
+        if word == "--config" and index + 1 < len(argv):
+            path = Path(argv[index + 1])
+        elif word.startswith("--config="):
+            path = Path(word.split("=", 1)[1])
+    try:
+        found = _LANGUAGE_LINE.search(path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return DEFAULT_LANGUAGE
+    language = found.group(1) if found else DEFAULT_LANGUAGE
+    return language if (PHRASES_DIR / f"{language}.yaml").is_file() else DEFAULT_LANGUAGE
+
+
+def choose(language: str) -> None:
+    """Speak ``language`` from now on (the entry point calls it before building the parser)."""
+    if language != _state["language"]:
+        _state["language"], _state["texts"] = language, None
+
+
+def language() -> str:
+    """The language chosen."""
+    return str(_state["language"])
+
+
+def _texts() -> dict[str, str]:
+    texts = _state["texts"]
+    if texts is None:
+        texts = load_section(_state["language"])
+        _state["texts"] = texts
+    return texts
+
+
+def load_section(language: str) -> dict[str, str]:
+    """The ``cli`` section of ``phrases/<language>.yaml`` (the C loader when there is one)."""
+    import yaml
+
+    try:
+        from yaml import CSafeLoader as Loader  # libyaml: a tenth of the time
+    except ImportError:  # PyYAML built without libyaml
+        from yaml import SafeLoader as Loader  # type: ignore[assignment]  # the same interface
+    try:
+        data = yaml.load((PHRASES_DIR / f"{language}.yaml").read_text("utf-8"), Loader=Loader)
+    except (OSError, yaml.YAMLError):
+        return {}  # the book's own loader reports a broken book when the command runs
+    section = data.get("cli") if isinstance(data, dict) else None
+    return {str(k): str(v) for k, v in section.items()} if isinstance(section, dict) else {}
+
+
+def text(key: str, /, **params: Any) -> str:
+    """The ``cli`` text ``key`` with ``{name}`` filled in, ready for argparse (``%`` escaped);
+    the key itself when the book lacks it (a test keeps both books complete)."""
+    found = _texts().get(key, key)
+    for name, value in params.items():
+        found = found.replace(f"{{{name}}}", str(value))
+    return found.replace("%", "%%")
+
+
+def message(key: str, /, **params: Any) -> str:
+    """A ``cli`` text for printing (not for argparse): ``{name}`` filled in, nothing escaped."""
+    found = _texts().get(key, key)
+    for name, value in params.items():
+        found = found.replace(f"{{{name}}}", str(value))
+    return found
+
+
+_by_language: dict[str, dict[str, str]] = {}
+
+
+def message_in(language: str, key: str, /, **params: Any) -> str:
+    """A ``cli`` text in ``language`` (a command that speaks the language of the settings it
+    was given, whatever the command line chose): ``{name}`` filled in."""
+    found = _by_language.setdefault(language, load_section(language)).get(key, key)
+    for name, value in params.items():
+        found = found.replace(f"{{{name}}}", str(value))
+    return found
+
+
+def argparse_words(msgid: str) -> str:
+    """argparse's message ``msgid`` in the chosen language (as is when the book has none)."""
+    key = ARGPARSE_KEYS.get(msgid)
+    return _texts().get(key, msgid) if key is not None else msgid

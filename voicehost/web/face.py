@@ -1,0 +1,452 @@
+"""The web face on the loop's thread: what the board and the remote are told, and what a remote
+asks for, turned into the host's commands through the one action table.
+
+Nothing here touches the game's state: the board's frame is ``host.table.table_view`` (what the
+table may see) and nothing else; a remote's input becomes a ``Command`` made by
+``host.actions.command_for`` (or ``Submit(EnterSeats)``, as the keypad makes it) and is handled
+by the host like a keypad entry. Every input carries an id, and an id already handled gets its
+first answer again instead of being applied twice (a phone that lost Wi-Fi sends it again).
+
+At night the remote behaves as the keypad does: every entry gets the same answer whatever it was
+(accepted, or the one neutral refusal), and the role's private answer goes to paired remotes only,
+for ``private.screen_seconds``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from voicehost.config import Settings
+from voicehost.game.effects import Private, PrivateKind, PromptKind
+from voicehost.game.inputs import EnterSeats
+from voicehost.game.model import Phase, Role, Seat
+from voicehost.host.actions import Action, command_for
+from voicehost.host.commands import Command, Source, Submit
+from voicehost.host.loop import Host
+from voicehost.host.table import private_text, prompt_text, table_view
+from voicehost.notices import LOG_ONLY
+from voicehost.ports import PrivateChannel
+
+log = logging.getLogger(__name__)
+
+SOURCE = Source.REMOTE
+
+#: How many input ids are remembered for replays (a game has a few hundred inputs).
+REMEMBERED_INPUTS = 4096
+
+#: Questions answered with seats, and how the grid offers them.
+SEAT_PROMPTS = {
+    PromptKind.REGISTER_MAFIA: "all",
+    PromptKind.REGISTER_COMMISSAR: "all",
+    PromptKind.REGISTER_DOCTOR: "all",
+    PromptKind.REGISTER_DON: "all",
+    PromptKind.REGISTER_SHERIFF: "all",
+    PromptKind.MAFIA_TARGET: "living",
+    PromptKind.COMMISSAR_CHECK: "living",
+    PromptKind.DOCTOR_HEAL: "living",
+    PromptKind.DON_CHECK: "living",
+    PromptKind.SHERIFF_CHECK: "living",
+    PromptKind.NOMINATE: "nominable",
+    PromptKind.BEST_MOVE: "others",
+}
+COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
+
+#: The registration question each dealt card answers on night 0 (the roles the engine asks for).
+DEAL_ANSWERS: dict[PromptKind, tuple[Role, ...]] = {
+    PromptKind.REGISTER_MAFIA: (Role.MAFIA, Role.DON),
+    PromptKind.REGISTER_COMMISSAR: (Role.COMMISSAR,),
+    PromptKind.REGISTER_DOCTOR: (Role.DOCTOR,),
+    PromptKind.REGISTER_DON: (Role.DON,),
+    PromptKind.REGISTER_SHERIFF: (Role.SHERIFF,),
+}
+
+
+class Outlet(Protocol):
+    """What the face needs of the server (any thread may call it)."""
+
+    def publish(self, board: str, remote: str) -> None: ...
+
+    def answer(self, connection: int, frame: str) -> None: ...
+
+    def private(self, frame: str) -> None: ...
+
+
+def cards_for(settings: Settings) -> list[Role]:
+    """The cards of this table: the black team (with the Don where the rules have one), the
+    Commissar and the Doctor or the Sheriff as the rules say, civilians for the rest."""
+    game = settings.game
+    black = game.mafia_count
+    fiim = game.rules.preset == "fiim"
+    cards: list[Role] = []
+    if fiim:
+        cards += [Role.DON] + [Role.MAFIA] * (black - 1) + [Role.SHERIFF]
+    else:
+        cards += [Role.MAFIA] * black
+        if game.rules.commissar:
+            cards.append(Role.COMMISSAR)
+        if game.rules.doctor:
+            cards.append(Role.DOCTOR)
+    cards += [Role.CIVILIAN] * (settings.players - len(cards))
+    return cards
+
+
+@dataclass
+class Deal:
+    """Cards dealt by the device: which seat holds which, and who has looked at theirs."""
+
+    cards: dict[int, Role]
+    seen: set[int] = field(default_factory=set)
+    entered: set[PromptKind] = field(default_factory=set)
+
+    @classmethod
+    def random(cls, settings: Settings) -> Deal:
+        cards = cards_for(settings)
+        secrets.SystemRandom().shuffle(cards)
+        return cls({seat: card for seat, card in enumerate(cards, start=1)})
+
+    def next_seat(self) -> int | None:
+        for seat in sorted(self.cards):
+            if seat not in self.seen:
+                return seat
+        return None
+
+    def seats_of(self, kind: PromptKind) -> tuple[Seat, ...]:
+        roles = DEAL_ANSWERS[kind]
+        return tuple(Seat(seat) for seat, card in sorted(self.cards.items()) if card in roles)
+
+
+class WebFace:
+    """The web adapter's side on the loop's thread."""
+
+    def __init__(
+        self, host: Host, write_protocol: Callable[[], str], outlet: Outlet | None = None
+    ) -> None:
+        self.host = host
+        self.book = host.book
+        self.write_protocol = write_protocol
+        self.outlet = outlet
+        self.labels = web_labels(host)
+        self._board = ""
+        self._remote = ""
+        self._done: OrderedDict[str, str] = OrderedDict()
+        self.deal: Deal | None = None
+        self.deal_by_device = host.settings.web.deal == "device"
+        self.failures = 0
+        self.version = 0  # counts the remote's frames: a page can tell it has the latest
+        self.entering = False  # a remote's input is being handled: its answer goes to the phone
+
+    # ---------------------------------------------------------------- publishing
+
+    def attach(self, outlet: Outlet) -> None:
+        self.outlet = outlet
+        self._board = self._remote = ""  # a new server: everything is sent again
+
+    def tick(self) -> None:
+        """After every command and tick: tell the pages what changed. Never raises: a fault of
+        the web face must not stop the game."""
+        try:
+            self._feed_deal()
+            board, remote = self.frames()
+            if self.outlet is not None and (board != self._board or remote != self._remote):
+                self._board, self._remote = board, remote
+                self.version += 1
+                self.outlet.publish(board, remote[:-1] + f', "seq": {self.version}}}')
+        except Exception:  # noqa: BLE001 - the terminal and the keypad go on
+            self.failures += 1
+            log.exception("the web face failed to update", extra=LOG_ONLY)
+
+    def frames(self) -> tuple[str, str]:
+        """The board's frame (public) and the remote's (public view, the question, the grid)."""
+        view = table_view(self.host)
+        public = view.to_public()
+        board = json.dumps({"type": "table", "table": public}, ensure_ascii=False)
+        remote = json.dumps(
+            {"type": "remote", "table": public, "ask": self.question()}, ensure_ascii=False
+        )
+        return board, remote
+
+    def question(self) -> dict[str, Any]:
+        """What the remote offers now: the prompt in words, the seats that make sense, counts."""
+        host = self.host
+        state = host.state
+        if state is None:
+            return {"token": "", "kind": "none", "text": "", "night": False}
+        prompt = host.prompt()
+        living = [int(seat) for seat in state.living()]
+        everyone = [int(seat) for seat in sorted(state.players)]
+        seats: list[int] = []
+        how = SEAT_PROMPTS.get(prompt.kind)
+        if how == "all":
+            seats = everyone
+        elif how == "living":
+            seats = living
+        elif how == "nominable":  # not the speaker, not whom they have nominated already
+            named = set(state.nominations.get(Seat(prompt.subject or 0), []))
+            seats = [s for s in living if s != prompt.subject and Seat(s) not in named]
+        elif how == "others":
+            seats = [seat for seat in everyone if seat != prompt.subject]
+        counts: list[int] = []
+        if prompt.kind in COUNT_PROMPTS and prompt.max_count is not None:
+            counts = list(range(prompt.max_count + 1))
+        over = state.phase is Phase.GAME_OVER
+        return {
+            "token": self.token(),
+            "kind": "seats" if how else "count" if counts else prompt.kind.value,
+            "text": prompt_text(host, "web"),
+            "night": state.phase.is_night,
+            "seats": seats,
+            "seats_min": prompt.seats_min,
+            "seats_max": prompt.seats_max,
+            "counts": counts,
+            "confirm": prompt.kind is PromptKind.CONFIRM_VOTE,
+            "speech": prompt.speech_running,
+            "can_end": prompt.speech_running or prompt.kind is PromptKind.NOMINATE,
+            "living": living,
+            "miss": prompt.kind is PromptKind.MAFIA_TARGET,
+            "remove": host.settings.game.rules.preset == "fiim",
+            "over": over,
+            "deal": self._deal_state(),
+        }
+
+    # ---------------------------------------------------------------- inputs
+
+    def token(self) -> str:
+        """The question a page is showing: an input made against another one (a phone that
+        comes back after minutes with an input it could not send) is not applied."""
+        host = self.host
+        state = host.state
+        if state is None:
+            return ""
+        prompt = host.prompt()
+        typed = sum(1 for item in host.accepted if item.source is not Source.TIMER)
+        return f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
+
+    def remote_input(self, connection: int, message: dict[str, Any]) -> None:
+        """A remote's input (on the loop's thread): carried out once, answered every time."""
+        ident = str(message.get("id", ""))
+        if ident in self._done:
+            self._answer(connection, self._done[ident])
+            return
+        try:
+            reply = self._carry_out(message)
+        except Exception:  # noqa: BLE001 - a bad request never stops the game
+            log.exception("a remote's input failed", extra=LOG_ONLY)
+            reply = {"ok": False, "message": self.book.screen("web_bad_request")}
+        frame = json.dumps({"type": "ack", "id": ident, **reply}, ensure_ascii=False)
+        self.tick()  # the new state goes out before the answer: an answered page is up to date
+        if ident:
+            # A card is shown once: a replay of the same id gets the answer without it.
+            kept = {key: value for key, value in reply.items() if key != "card"}
+            self._done[ident] = json.dumps({"type": "ack", "id": ident, **kept}, ensure_ascii=False)
+            while len(self._done) > REMEMBERED_INPUTS:
+                self._done.popitem(last=False)
+        self._answer(connection, frame)
+
+    def _answer(self, connection: int, frame: str) -> None:
+        if self.outlet is not None:
+            self.outlet.answer(connection, frame)
+
+    def _carry_out(self, message: dict[str, Any]) -> dict[str, Any]:
+        host = self.host
+        book = self.book
+        night = host.state is not None and host.state.phase.is_night
+        action = message.get("action")
+        if action == "protocol":
+            if night or host.state is None:
+                return {"ok": False, "message": book.screen("night_refused")}
+            return {"ok": True, "message": self.write_protocol()}
+        if action in ("deal", "deal_seen"):
+            return self._deal_step(str(action), message)
+        if message.get("token") != self.token():
+            return {"ok": False, "message": book.screen("web_stale")}
+        command = self._command(message)
+        if command is None:
+            return {"ok": False, "message": book.screen("web_bad_request")}
+        refused: list[str] = []
+        hook = self._refusal_hook(refused)
+        host.events.on_reject.append(hook)
+        self.entering = True
+        try:
+            ok = host.handle(command)
+        finally:
+            self.entering = False
+            host.events.on_reject.remove(hook)
+        if ok:
+            return {"ok": True, "message": book.screen("private_ack") if night else ""}
+        text = refused[0] if refused else book.screen("night_refused")
+        return {"ok": False, "message": text}
+
+    def _refusal_hook(self, refused: list[str]) -> Callable[[str, Source], None]:
+        host = self.host
+
+        def hook(message: str, source: Source) -> None:
+            state = host.state
+            if state is not None and state.phase.is_night:
+                # The same words whatever was refused, as on the shared screen.
+                refused.append(host.book.screen("night_refused"))
+            else:
+                refused.append(message)
+
+        return hook
+
+    def _command(self, message: dict[str, Any]) -> Command | None:
+        action = message.get("action")
+        number = message.get("number")
+        if number is not None and (not isinstance(number, int) or isinstance(number, bool)):
+            return None
+        if action == "seats":
+            seats = message.get("seats")
+            if (
+                not isinstance(seats, list)
+                or not 1 <= len(seats) <= 13
+                or not all(isinstance(s, int) and not isinstance(s, bool) for s in seats)
+                or not all(0 <= s <= 999 for s in seats)
+            ):
+                return None
+            return Submit(EnterSeats(tuple(Seat(s) for s in seats)), SOURCE)
+        names = {
+            "end_speech": Action.END_SPEECH,
+            "miss": Action.MISS,
+            "foul": Action.FOUL,
+            "remove": Action.REMOVE,
+            "team_loss": Action.TEAM_LOSS,
+            "count": Action.VOTE,
+            "undo": Action.UNDO,
+            "pause": Action.PAUSE,
+        }
+        chosen = names.get(str(action))
+        if chosen is None:
+            return None
+        needs_number = chosen in (Action.FOUL, Action.REMOVE, Action.TEAM_LOSS, Action.VOTE)
+        if needs_number and (number is None or not 0 <= number <= 999):
+            return None
+        return command_for(
+            chosen,
+            SOURCE,
+            number if needs_number else None,
+            confirmed=message.get("confirmed") is True,
+        )
+
+    # ---------------------------------------------------------------- the private channel
+
+    def private(self, message: Private) -> None:
+        """The role's answer, for paired remotes only; they clear it after a few seconds."""
+        if message.kind is PrivateKind.ENTRY_CONFIRMED or self.outlet is None:
+            return
+        seconds = self.host.settings.private.screen_seconds
+        text = private_text(message, self.book)
+        frame = json.dumps({"type": "private", "text": text, "seconds": seconds})
+        self.outlet.private(frame)
+
+    # ---------------------------------------------------------------- dealing
+
+    def _deal_state(self) -> dict[str, Any]:
+        if not self.deal_by_device:
+            return {"on": False}
+        if self.deal is None:
+            return {"on": True, "dealt": False, "open": self._deal_open()}
+        return {"on": True, "dealt": True, "next": self.deal.next_seat()}
+
+    def _deal_open(self) -> bool:
+        """Cards may be dealt until the first role is registered."""
+        state = self.host.state
+        return state is not None and all(p.role is None for p in state.players.values())
+
+    def _deal_step(self, action: str, message: dict[str, Any]) -> dict[str, Any]:
+        book = self.book
+        if not self.deal_by_device:
+            return {"ok": False, "message": book.screen("web_deal_off")}
+        if action == "deal":
+            if self.deal is not None or not self._deal_open():
+                return {"ok": False, "message": book.screen("web_deal_late")}
+            self.deal = Deal.random(self.host.settings)
+            return {"ok": True, "message": ""}
+        deal = self.deal
+        seat = message.get("seat")
+        if deal is None or not isinstance(seat, int) or seat != deal.next_seat():
+            return {"ok": False, "message": book.screen("web_deal_late")}
+        deal.seen.add(seat)
+        card = deal.cards[seat]
+        # The card goes to this answer only, once: the page shows it until it is hidden, and
+        # nothing can ask for it again.
+        return {"ok": True, "message": "", "card": book.screen(f"card_{card.value}")}
+
+    def _feed_deal(self) -> None:
+        """Night 0 with dealt cards: each registration step is answered as it opens, like a
+        keypad entry, so the step still runs its whole fixed window with nothing to type."""
+        deal = self.deal
+        host = self.host
+        if deal is None or deal.next_seat() is not None or host.state is None:
+            return
+        kind = host.prompt().kind
+        if kind not in DEAL_ANSWERS or kind in deal.entered:
+            return
+        deal.entered.add(kind)
+        host.handle(Submit(EnterSeats(deal.seats_of(kind)), SOURCE))
+
+
+class WebPrivate:
+    """The private channel with the web face beside it: an answer to an entry made on the phone
+    goes to the phone alone (the role holds it); one made at the keypad or the keyboard goes to
+    the LED (or the screen line) as before, and to the paired remotes."""
+
+    def __init__(self, inner: PrivateChannel, face: WebFace | None = None) -> None:
+        self.inner = inner
+        self.face = face
+
+    def show(self, message: Private) -> None:
+        if self.face is None or not self.face.entering:
+            self.inner.show(message)
+        if self.face is None:
+            return
+        try:
+            self.face.private(message)
+        except Exception:  # noqa: BLE001 - the LED has shown it; the web face may be down
+            log.exception("the remote could not be told the answer", extra=LOG_ONLY)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+#: The screen keys the pages read (their words come from the game's phrase book).
+WEB_LABELS = (
+    "day",
+    "night",
+    "speaking",
+    "lost_speech",
+    "paused",
+    "table",
+    "candidates",
+    "nominations",
+    "vote_result",
+    "time_up",
+    "cards",
+    "card_mafia",
+    "card_don",
+    "card_commissar",
+    "card_sheriff",
+    "card_doctor",
+    "card_civilian",
+    "all_leave_votes",
+    "private_ack",
+    "night_refused",
+    "protocol_winner_red",
+    "protocol_winner_black",
+)
+
+
+def web_labels(host: Host) -> dict[str, str]:
+    """Every text the pages show, from the book: ``web_*`` keys and those of ``WEB_LABELS``."""
+    book = host.book
+    keys = [key for key in book.screen_keys() if key.startswith("web_")] + list(WEB_LABELS)
+    labels = {}
+    for key in keys:
+        names = {p.name: f"{{{p.name}}}" for p in book.placeholders(key, "screen")}
+        labels[key] = book.screen(key, names)  # the pages fill in {seat}, {day}...
+    return labels

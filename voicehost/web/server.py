@@ -1,0 +1,463 @@
+"""The web server (aiohttp) on its own thread: pages, WebSockets, pairing.
+
+The server never touches the game: a remote's input is posted to the host's inbox (``submit``),
+and what the pages show comes from ``publish`` (the loop's thread calls it with ready frames).
+
+Security on a club's Wi-Fi, where every phone is on the same network:
+
+- the board (``/``, ``/ws/board``) is read-only: it gets the public frame and nothing else, and
+  a message sent on its socket closes it; it can never become a remote;
+- the remote (``/host``) and dealing (``/deal``) need the pairing code, posted once (never in a
+  URL the server sees: the QR code carries it after ``#``), compared in constant time, with failed
+  attempts limited per address and for the whole server; a paired phone gets a random session
+  cookie (HttpOnly, SameSite=Strict); nothing changes state on a GET; a request from another
+  origin is refused; every page carries a Content-Security-Policy (nothing but this server).
+
+If the server dies, it is started again (``_supervise``); the game never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import errno
+import hmac
+import html
+import json
+import logging
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from voicehost.errors import VoicehostError
+from voicehost.notices import LOG_ONLY
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+PAGES = {"board": "board.html", "host": "host.html", "deal": "deal.html", "pair": "pair.html"}
+ASSETS = {
+    "app.css": "text/css",
+    "common.js": "text/javascript",
+    "board.js": "text/javascript",
+    "host.js": "text/javascript",
+    "deal.js": "text/javascript",
+    "pair.js": "text/javascript",
+}
+COOKIE = "vh_remote"
+
+CONTENT_SECURITY_POLICY = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+#: Failed pairing attempts allowed per address, and for the whole server, per window.
+ATTEMPTS_PER_ADDRESS = 5
+ATTEMPTS_PER_SERVER = 30
+ATTEMPT_WINDOW_SECONDS = 60.0
+
+#: A remote's message longer than this is not read (an input is a few dozen bytes).
+MAX_MESSAGE = 2048
+
+#: Frames waiting for one slow browser before the older state frames are dropped.
+MAX_BACKLOG = 64
+
+
+def pairing_code(configured: str) -> str:
+    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits."""
+    if configured:
+        if not 4 <= len(configured) <= 32 or not configured.isalnum():
+            raise VoicehostError(
+                f"web.pairing_code {configured!r}: use 4 to 32 letters or digits "
+                "(or leave it empty for a new random code each game)"
+            )
+        return configured
+    return f"{secrets.randbelow(10**6):06d}"
+
+
+@dataclass
+class Limiter:
+    """Failed pairing attempts, per address and in all, over a sliding window."""
+
+    per_address: int = ATTEMPTS_PER_ADDRESS
+    per_server: int = ATTEMPTS_PER_SERVER
+    window: float = ATTEMPT_WINDOW_SECONDS
+    failures: deque[tuple[float, str]] = field(default_factory=deque)
+
+    def blocked(self, address: str, now: float) -> bool:
+        while self.failures and self.failures[0][0] < now - self.window:
+            self.failures.popleft()
+        mine = sum(1 for _, who in self.failures if who == address)
+        return mine >= self.per_address or len(self.failures) >= self.per_server
+
+    def failed(self, address: str, now: float) -> None:
+        self.failures.append((now, address))
+
+
+class Connection:
+    """One open WebSocket: frames go out in order; a slow reader loses old state frames only."""
+
+    def __init__(self, ident: int, socket: Any, remote: bool) -> None:
+        self.ident = ident
+        self.socket = socket
+        self.remote = remote
+        self.queue: deque[tuple[str, bool]] = deque()  # (frame, is a state frame)
+        self.ready = asyncio.Event()
+
+    def push(self, frame: str, state: bool = False) -> None:
+        if len(self.queue) >= MAX_BACKLOG:
+            kept = [item for item in self.queue if not item[1]]
+            self.queue = deque(kept)
+        self.queue.append((frame, state))
+        self.ready.set()
+
+    async def write(self) -> None:
+        while not self.socket.closed:
+            await self.ready.wait()
+            self.ready.clear()
+            while self.queue:
+                frame, _ = self.queue.popleft()
+                await asyncio.wait_for(self.socket.send_str(frame), timeout=10)
+
+
+class WebServer:
+    """The aiohttp application on a thread of its own, restarted if it dies."""
+
+    def __init__(
+        self,
+        *,
+        port: int,
+        code: str,
+        labels: dict[str, str],
+        language: str,
+        submit: Callable[[int, dict[str, Any]], None],
+        host: str | None = None,
+    ) -> None:
+        self.port = port
+        self.bind = host
+        self.code = code
+        self.labels = labels
+        self.language = language
+        self.submit = submit
+        self.limiter = Limiter()
+        self.sessions: set[str] = set()
+        self.board_frame = ""
+        self.remote_frame = ""
+        self.connections: dict[int, Connection] = {}
+        self.restarts = 0
+        self._next_id = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Future[None] | None = None
+        self._stopping = threading.Event()
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    # ---------------------------------------------------------------- lifecycle (any thread)
+
+    def start(self, timeout: float = 10.0) -> None:
+        """Start serving; raises VoicehostError when the port cannot be had."""
+        self._thread = threading.Thread(target=self._supervise, daemon=True, name="web")
+        self._thread.start()
+        if not self._started.wait(timeout):
+            raise VoicehostError(f"the web face did not start within {timeout:.0f} s")
+        if self._error is not None:
+            self._stopping.set()
+            raise self._error
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._end_loop()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def serving(self) -> bool:
+        """Whether the server's loop runs now (it may be starting again)."""
+        loop, stop = self._loop, self._stop
+        return loop is not None and loop.is_running() and stop is not None and not stop.done()
+
+    def kill(self) -> None:
+        """Make the server fail as a crash would (tests): it is started again."""
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+
+            def fail() -> None:
+                if not stop.done():
+                    stop.set_exception(RuntimeError("killed"))
+
+            loop.call_soon_threadsafe(fail)
+
+    def _end_loop(self) -> None:
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+
+            def end() -> None:
+                if not stop.done():
+                    stop.set_result(None)
+
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(end)
+
+    def _supervise(self) -> None:
+        while not self._stopping.is_set():
+            try:
+                asyncio.run(self._serve())
+            except OSError as exc:
+                if not self._started.is_set():
+                    self._error = port_error(exc, self.port, self.labels)
+                    self._started.set()
+                    return
+                log.warning("the web face stopped (%s); starting it again", exc, extra=LOG_ONLY)
+            except Exception as exc:  # noqa: BLE001 - the game goes on; the face restarts
+                if not self._started.is_set():
+                    self._error = VoicehostError(f"the web face cannot start: {exc}")
+                    self._started.set()
+                    return
+                log.warning("the web face stopped (%s); starting it again", exc, extra=LOG_ONLY)
+            if self._stopping.is_set():
+                return
+            self.restarts += 1
+            time.sleep(0.2)
+
+    async def _serve(self) -> None:
+        from aiohttp import web
+
+        app = web.Application(middlewares=[self._headers], client_max_size=4096)
+        app.router.add_get("/", self._board_page)
+        app.router.add_get("/host", self._remote_page)
+        app.router.add_get("/deal", self._deal_page)
+        app.router.add_post("/pair", self._pair)
+        app.router.add_get("/static/{name}", self._asset)
+        app.router.add_get("/ws/board", self._board_socket)
+        app.router.add_get("/ws/host", self._remote_socket)
+        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, self.bind, self.port, reuse_address=True)
+            await site.start()
+            if self.port == 0 and runner.addresses:  # a test's free port
+                self.port = int(runner.addresses[0][1])
+            loop = asyncio.get_running_loop()
+            self._stop = loop.create_future()
+            self._loop = loop
+            self._started.set()
+            await self._stop
+        finally:
+            for connection in list(self.connections.values()):
+                with contextlib.suppress(Exception):
+                    await connection.socket.close()
+            self.connections.clear()
+            await runner.cleanup()
+
+    # ---------------------------------------------------------------- from the loop's thread
+
+    def publish(self, board: str, remote: str) -> None:
+        """New frames for the boards and the remotes (called on the loop's thread)."""
+        # Kept at once: a server that is starting again sends them to whoever connects.
+        send_board = board if board != self.board_frame else None
+        send_remote = remote if remote != self.remote_frame else None
+        self.board_frame, self.remote_frame = board, remote
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with contextlib.suppress(RuntimeError):  # the server's loop just died: it restarts
+            loop.call_soon_threadsafe(self._send_state, send_board, send_remote)
+
+    def answer(self, connection: int, frame: str) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._send_to, connection, frame)
+
+    def private(self, frame: str) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._send_private, frame)
+
+    def _send_state(self, board: str | None, remote: str | None) -> None:
+        for connection in list(self.connections.values()):
+            if connection.remote and remote is not None:
+                connection.push(remote, state=True)
+            elif not connection.remote and board is not None:
+                connection.push(board, state=True)
+
+    def _send_to(self, ident: int, frame: str) -> None:
+        connection = self.connections.get(ident)
+        if connection is not None and connection.remote:
+            connection.push(frame)
+
+    def _send_private(self, frame: str) -> None:
+        for connection in self.connections.values():
+            if connection.remote:  # paired remotes only: never a board
+                connection.push(frame)
+
+    # ---------------------------------------------------------------- HTTP
+
+    @staticmethod
+    def _same_origin(request: Any) -> bool:
+        origin = request.headers.get("Origin")
+        return origin is None or origin in (f"http://{request.host}", f"https://{request.host}")
+
+    def paired(self, request: Any) -> bool:
+        token = request.cookies.get(COOKIE, "")
+        return any(hmac.compare_digest(token, known) for known in list(self.sessions))
+
+    async def _headers_impl(self, request: Any, handler: Any) -> Any:
+        from aiohttp import web
+
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            response = web.Response(status=exc.status, text=exc.reason or "")
+        except Exception:  # noqa: BLE001 - an error page says nothing of the game
+            log.exception("the web face failed a request", extra=LOG_ONLY)
+            response = web.Response(status=500, text="error")
+        if not response.prepared:
+            for name, value in SECURITY_HEADERS.items():
+                response.headers[name] = value
+        return response
+
+    @property
+    def _headers(self) -> Any:
+        from aiohttp import web
+
+        @web.middleware
+        async def middleware(request: Any, handler: Any) -> Any:
+            return await self._headers_impl(request, handler)
+
+        return middleware
+
+    def _page(self, name: str, **extra: str) -> Any:
+        from aiohttp import web
+
+        text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        labels = json.dumps(self.labels, ensure_ascii=False).replace("</", "<\\/")
+        text = text.replace("{{labels}}", html.escape(labels, quote=False))
+        text = text.replace("{{lang}}", html.escape(self.language))
+        for key, value in extra.items():
+            text = text.replace("{{" + key + "}}", html.escape(value))
+        for key, value in self.labels.items():
+            text = text.replace("{{" + key + "}}", html.escape(value))
+        return web.Response(text=text, content_type="text/html", charset="utf-8")
+
+    async def _board_page(self, request: Any) -> Any:
+        return self._page("board")
+
+    async def _remote_page(self, request: Any) -> Any:
+        if not self.paired(request):
+            return self._page("pair", next="/host", message="")
+        return self._page("host")
+
+    async def _deal_page(self, request: Any) -> Any:
+        if not self.paired(request):
+            return self._page("pair", next="/deal", message="")
+        return self._page("deal")
+
+    async def _asset(self, request: Any) -> Any:
+        from aiohttp import web
+
+        name = request.match_info["name"]
+        if name not in ASSETS:
+            raise web.HTTPNotFound()
+        return web.Response(
+            body=(STATIC / name).read_bytes(), content_type=ASSETS[name], charset="utf-8"
+        )
+
+    async def _pair(self, request: Any) -> Any:
+        from aiohttp import web
+
+        if not self._same_origin(request):
+            raise web.HTTPForbidden()
+        form = await request.post()
+        target = "/deal" if form.get("next") == "/deal" else "/host"
+        address = request.remote or "?"
+        now = time.monotonic()
+        if self.limiter.blocked(address, now):
+            page = self._page("pair", next=target, message=self.labels["web_pair_locked"])
+            page.set_status(429)
+            return page
+        typed = str(form.get("code", "")).strip()
+        if not hmac.compare_digest(typed.encode(), self.code.encode()):
+            self.limiter.failed(address, now)
+            page = self._page("pair", next=target, message=self.labels["web_pair_wrong"])
+            page.set_status(403)
+            return page
+        token = secrets.token_urlsafe(32)
+        self.sessions.add(token)
+        response = web.Response(status=303, headers={"Location": target})
+        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        for name, value in SECURITY_HEADERS.items():
+            response.headers[name] = value
+        return response
+
+    # ---------------------------------------------------------------- WebSockets
+
+    async def _board_socket(self, request: Any) -> Any:
+        return await self._socket(request, remote=False)
+
+    async def _remote_socket(self, request: Any) -> Any:
+        from aiohttp import web
+
+        if not self.paired(request) or not self._same_origin(request):
+            raise web.HTTPForbidden()
+        return await self._socket(request, remote=True)
+
+    async def _socket(self, request: Any, *, remote: bool) -> Any:
+        from aiohttp import WSMsgType, web
+
+        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
+        await socket.prepare(request)
+        self._next_id += 1
+        connection = Connection(self._next_id, socket, remote)
+        self.connections[connection.ident] = connection
+        frame = self.remote_frame if remote else self.board_frame
+        if frame:
+            connection.push(frame, state=True)
+        writer = asyncio.create_task(connection.write())
+        try:
+            async for message in socket:
+                if not remote:
+                    break  # a board only listens: anything it says ends the connection
+                if message.type != WSMsgType.TEXT:
+                    break
+                self._received(connection, message.data)
+        finally:
+            self.connections.pop(connection.ident, None)
+            writer.cancel()
+            with contextlib.suppress(Exception):
+                await socket.close()
+        return socket
+
+    def _received(self, connection: Connection, data: str) -> None:
+        try:
+            message = json.loads(data)
+        except ValueError:
+            return
+        if not isinstance(message, dict) or message.get("type") != "input":
+            return
+        self.submit(connection.ident, message)
+
+
+def port_error(exc: OSError, port: int, labels: dict[str, str]) -> VoicehostError:
+    """A clear message for a port that cannot be had, in the game's language."""
+    if exc.errno == errno.EADDRINUSE:
+        text = labels["web_port_in_use"]
+    elif exc.errno == errno.EACCES:
+        text = labels["web_port_denied"]
+    else:
+        text = labels["web_port_failed"].replace("{reason}", exc.strerror or str(exc))
+    return VoicehostError(text.replace("{port}", str(port)))

@@ -1,0 +1,143 @@
+// The host's remote: everything the keyboard does, for thumbs. Inputs carry an id and wait in
+// sessionStorage until the host has answered them, so a locked phone or a dropped Wi-Fi neither
+// loses an input nor applies one twice.
+"use strict";
+const $ = (id) => document.getElementById(id);
+let ask = null;
+let table = null;
+let mode = null;          // "foul" or "remove": the next seat tapped gets it
+let chosen = [];          // seats chosen for a question that takes several
+let loss = null;          // the seat whose team loses, waiting for the host's confirmation
+let privateTimer = null;
+const PENDING = "vh_pending";
+
+function pending() { return JSON.parse(sessionStorage.getItem(PENDING) || "[]"); }
+function keep(list) { sessionStorage.setItem(PENDING, JSON.stringify(list)); }
+
+const link = live("/ws/host", onFrame, () => { for (const input of pending()) link.send(input); },
+  (up) => { if (!up) $("rhead").textContent = say("web_connecting"); });
+
+function send(fields) {
+  const input = Object.assign({type: "input", id: newId(), token: ask ? ask.token : ""}, fields);
+  keep(pending().concat([input]));
+  link.send(input);
+  mode = null;
+  chosen = [];
+  loss = null;
+  draw();
+}
+
+const MODES = {foul: "web_foul_for", remove: "web_remove_for", team_loss: "web_team_loss_for"};
+
+function onFrame(frame) {
+  if (frame.type === "remote") {
+    if (table && frame.table.phase !== table.phase) $("feedback").textContent = "";
+    ask = frame.ask; table = frame.table; draw();
+    document.body.dataset.seq = frame.seq;
+  }
+  else if (frame.type === "ack") {
+    keep(pending().filter((input) => input.id !== frame.id));
+    const box = $("feedback");
+    box.textContent = frame.message || "";
+    box.classList.toggle("bad", !frame.ok);
+  } else if (frame.type === "private") { showPrivate(frame.text, frame.seconds); }
+}
+
+function showPrivate(text, seconds) {
+  const box = $("private");
+  box.textContent = text;
+  box.classList.remove("hidden");
+  clearTimeout(privateTimer);
+  privateTimer = setTimeout(() => { box.textContent = ""; box.classList.add("hidden"); }, seconds * 1000);
+}
+
+function button(text, onTap, isChosen) {
+  const node = el("button", isChosen ? "chosen" : "", text);
+  node.addEventListener("click", onTap);
+  return node;
+}
+
+function draw() {
+  if (!ask || !table) return;
+  if (!table.started) { $("rhead").textContent = table.phase_name; return; }
+  const night = !!ask.night;
+  document.body.classList.toggle("night", night);
+  let head = table.started ? whenText(table) + " · " + table.phase_name : table.phase_name;
+  if (!night && table.speaker !== null && table.speaker !== undefined) {
+    head += " · " + say(table.lost_speech ? "lost_speech" : "speaking", {seat: table.speaker});
+  }
+  if (table.paused) head += " · " + say("paused");
+  $("rhead").textContent = head;
+  const clockNode = $("rclock");
+  clockNode.className = "";
+  clockNode.textContent = "";
+  if (!night && table.timer) {
+    clockNode.textContent = clock(table.timer.left) +
+      (table.timer.ended ? " ■ " + say("time_up") : table.timer.warning ? " ⚠" : "");
+    if (table.timer.ended) clockNode.classList.add("ended");
+    else if (table.timer.warning) clockNode.classList.add("warning");
+  }
+  $("prompt").textContent = ask.text;
+  $("mode").textContent = mode ? say(MODES[mode]) : "";
+  const grid = $("grid");
+  grid.replaceChildren();
+  if (mode === "team_loss") {
+    for (const seat of ask.living) {
+      grid.append(button(String(seat), () => { loss = seat; mode = null; draw(); }));
+    }
+  } else if (mode) {
+    for (const seat of ask.living) {
+      grid.append(button(String(seat), () => send({action: mode, number: seat})));
+    }
+  } else if (ask.kind === "seats") {
+    for (const seat of ask.seats) {
+      grid.append(button(String(seat), () => tapSeat(seat), chosen.includes(seat)));
+    }
+  } else if (ask.kind === "count") {
+    for (const count of ask.counts) {
+      grid.append(button(String(count), () => send({action: "count", number: count})));
+    }
+  }
+  const many = ask.kind === "seats" && ask.seats_max > 1 && !mode;
+  $("send").classList.toggle("hidden", !many);
+  $("send").textContent = say("web_send") + (many ? " (" + chosen.length + "/" + ask.seats_max + ")" : "");
+  $("end").classList.toggle("hidden", night || !ask.can_end || mode !== null);
+  $("end").textContent = say(ask.speech ? "web_end_speech" : "web_confirm");
+  $("confirm").classList.toggle("hidden", !ask.confirm);
+  $("miss").classList.toggle("hidden", !ask.miss);
+  $("remove").classList.toggle("hidden", !ask.remove);
+  $("loss").classList.toggle("hidden", !ask.remove);
+  $("lossconfirm").classList.toggle("hidden", loss === null);
+  $("lossconfirm").textContent = loss === null ? "" : say("web_team_loss_confirm", {seat: loss});
+  $("protocol").classList.toggle("hidden", night);
+  $("link").classList.toggle("hidden", !(ask.deal && ask.deal.on));
+}
+
+function tapSeat(seat) {
+  if (ask.seats_max <= 1) { send({action: "seats", seats: [seat]}); return; }
+  chosen = chosen.includes(seat) ? chosen.filter((s) => s !== seat) : chosen.concat([seat]);
+  if (chosen.length === ask.seats_max) { send({action: "seats", seats: chosen}); return; }
+  draw();
+}
+
+$("send").addEventListener("click", () => { if (chosen.length) send({action: "seats", seats: chosen}); });
+$("end").addEventListener("click", () => send({action: "end_speech"}));
+$("confirm").addEventListener("click", () => send({action: "end_speech"}));
+$("miss").addEventListener("click", () => send({action: "miss"}));
+$("undo").addEventListener("click", () => send({action: "undo"}));
+$("pause").addEventListener("click", () => send({action: "pause"}));
+$("protocol").addEventListener("click", () => send({action: "protocol"}));
+$("foul").addEventListener("click", () => { mode = mode === "foul" ? null : "foul"; draw(); });
+$("remove").addEventListener("click", () => { mode = mode === "remove" ? null : "remove"; draw(); });
+$("loss").addEventListener("click", () => {
+  mode = mode === "team_loss" ? null : "team_loss"; loss = null; draw();
+});
+$("lossconfirm").addEventListener("click", () => {
+  if (loss !== null) send({action: "team_loss", number: loss, confirmed: true});
+});
+// The role has read the answer: a tap clears it at once (else it goes after a few seconds).
+$("private").addEventListener("click", () => {
+  clearTimeout(privateTimer);
+  $("private").textContent = "";
+  $("private").classList.add("hidden");
+});
