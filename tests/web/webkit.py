@@ -61,7 +61,9 @@ class WebTable:
                 self.host.events.on_idle.remove(on_loop)
             step()
 
-        self.host.events.on_idle.append(on_loop)  # the loop turns at least every 0.25 s
+        # First among the hooks, so the face publishes the action's frames in the same turn;
+        # the loop turns at least every 0.25 s.
+        self.host.events.on_idle.insert(0, on_loop)
         end = time.monotonic() + 10
         while not done.wait(0.01):  # the loop ends with the game: its last command was run
             if not self.thread.is_alive():
