@@ -79,7 +79,7 @@ class ListenerSettings:
     model: str = "auto"
     models_dir: str = "models"
     silence_seconds: float = bounded(0.1, 3, 0.6)
-    fillers: bool = True
+    fillers: bool = False
     sample_rate: int = bounded(8000, 48000, 16000)
     filler_count: int = bounded(1, 5000, 50)
     """How many words of the model's vocabulary stand in for other speech (with ``fillers``)."""
@@ -89,7 +89,7 @@ class ListenerSettings:
     """After the host stops speaking, the microphone stays ignored this long (room echo)."""
     block_seconds: float = bounded(0.01, 0.5, 0.05)
     """Microphone audio is handed to Vosk in blocks this long (seconds)."""
-    competitors: int = bounded(0, 50, 3)
+    competitors: int = bounded(0, 50, 8)
     """Words of the model that sound most like each stop word, put in the grammar."""
     vad: str = choices("auto", "silero", "webrtc", default="auto")
     """The voice-activity detector that hears the silence after a stop word."""

@@ -146,7 +146,7 @@ def test_the_host_never_runs_as_root(tmp_path: Path, capsys: pytest.CaptureFixtu
     config = write_config(tmp_path)
     code = main(["--config", str(config), "service", "install", "--unit-dir", str(tmp_path),
                  "--user", "root"])  # fmt: skip
-    assert code == 1 and "must not run as root" in capsys.readouterr().err
+    assert code == 1 and "не должен работать от root" in capsys.readouterr().err  # language: ru
     if getpass.getuser() == "root":
         text = install(tmp_path, config).read_text()  # root installing: the service's own user
         assert unit_values(text, "User") == ["voicehost"]
@@ -170,8 +170,8 @@ def test_the_sandbox_scores_safe(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
-        (["--user", "no-such-user-here"], "there is no user «no-such-user-here»"),
-        (["--config", "/nonexistent/config.yaml"], "no settings file at /nonexistent"),
+        (["--user", "no-such-user-here"], "нет пользователя «no-such-user-here»"),
+        (["--config", "/nonexistent/config.yaml"], "нет файла настроек /nonexistent"),
     ],
 )
 def test_mistakes_are_explained_not_tracebacks(

@@ -122,11 +122,38 @@ class SlowRecognizer:
         pass
 
 
+class SlowDetector:
+    """A voice detector on a CPU slower than the microphone: 50 ms a frame."""
+
+    frame_samples = 512
+
+    def __init__(self) -> None:
+        self.fed = 0
+        self.inside = threading.Event()
+
+    def probability(self, frame: np.ndarray) -> float:
+        self.inside.set()
+        time.sleep(0.05)
+        self.fed += 1
+        self.inside.clear()
+        return 0.0
+
+    def reset(self) -> None:
+        pass
+
+
 def test_closing_a_listener_behind_the_microphone_stops_it_at_once():
     # On arm64 under qemu `voicehost listen` ended with the Listener's thread still inside
     # Vosk, 5 s after close() gave up waiting for it, and the program crashed on its way out.
-    recognizer = SlowRecognizer()
-    listener = vosk_listener.VoskListener(recognizer, BacklogMicrophone(), FakeClock(), ["пас"])  # type: ignore[arg-type]
+    # Every block goes through the voice detector first: that is where a slow CPU falls behind.
+    recognizer = SlowDetector()
+    listener = vosk_listener.VoskListener(
+        SlowRecognizer(),  # type: ignore[arg-type]
+        BacklogMicrophone(),  # type: ignore[arg-type]
+        FakeClock(),
+        ["пас"],
+        detector=recognizer,
+    )
     listener.listen(1)
     listener.start(lambda token: None)
     assert recognizer.inside.wait(5)

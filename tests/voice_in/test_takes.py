@@ -14,7 +14,16 @@ from hypothesis import strategies as st
 
 from voicehost import config
 from voicehost.errors import ConfigError, VoicehostError
-from voicehost.voice_in.calibration import Candidate, best, judge_room, noise_floor
+from voicehost.voice_in.calibration import (
+    Candidate,
+    best,
+    choose,
+    frame_levels,
+    judge_room,
+    noise_floor,
+    room_noise,
+    speech_level,
+)
 from voicehost.voice_in.takes import (
     TakeLabel,
     TakesError,
@@ -218,3 +227,56 @@ def test_a_config_without_a_listener_section_gets_one(tmp_path):
 
     assert config.load(path).listener.silence_seconds == 0.8
     assert Path(path).read_text(encoding="utf-8").startswith("players: 10\n")
+
+
+def test_a_tie_decides_nothing_and_the_current_settings_are_kept():
+    # A pink 10 dB room once had all twelve settings tie; the tie-break then chose for it.
+    current = Candidate(0.6, 12, Tally(6, 6, 0, 0, 16))
+    tied = [Candidate(silence, 12, Tally(6, 6, 0, 0, 16)) for silence in (0.5, 0.8, 1.0)]
+
+    choice = choose(tied, current)
+
+    assert not choice.decided and choice.candidate is current
+    assert "kept" in choice.why
+
+
+def test_a_proposal_never_adds_early_ends_on_its_own_takes():
+    current = Candidate(0.6, 12, Tally(4, 4, 0, 0, 12))  # 8 takes end with a stop word, 4 not
+    hears_more_but_cuts = Candidate(0.5, 9, Tally(7, 0, 1, 0, 12))
+    hears_more = Candidate(0.8, 12, Tally(5, 3, 0, 0, 12))
+
+    choice = choose([hears_more_but_cuts, hears_more], current)
+
+    assert choice.decided and choice.candidate is hears_more
+
+
+def test_too_few_takes_decide_nothing():
+    current = Candidate(0.6, 12, Tally(1, 1, 0, 0, 2))
+    better = Candidate(0.8, 12, Tally(2, 0, 0, 0, 2))
+
+    choice = choose([better], current)
+
+    assert not choice.decided and "too few takes" in choice.why
+
+
+@pytest.mark.parametrize(
+    ("kind", "snr", "loud"),
+    [("pink", 10, True), ("white", 10, True), ("pink", 20, False), ("white", 20, False)],
+)
+def test_the_room_s_verdict_agrees_with_the_measured_signal_to_noise_ratio(kind, snr, loud):
+    from voicehost.testing import listening_set as generated
+
+    rng = np.random.default_rng(snr)
+    speech_rms = 32768 * 10 ** (-22 / 20)
+    noise = generated.noise_of(kind, 3 * RATE, rng) * speech_rms * 10 ** (-snr / 20)
+    voice_levels = [  # what the VAD heard as voice: speech over the same noise
+        float(level)
+        for level in frame_levels(
+            (rng.normal(size=3 * RATE) * speech_rms + noise).astype(np.int16), RATE
+        )
+    ]
+
+    verdict = judge_room(room_noise(noise.astype(np.int16), RATE), speech_level(voice_levels) or 0)
+
+    assert verdict.snr_db == pytest.approx(snr, abs=1.5)
+    assert verdict.loud is loud

@@ -22,6 +22,7 @@ from voicehost.voice_in.microphone import ArraySource
 from voicehost.voice_in.models import model_vocabulary
 from voicehost.voice_in.rule import Decision, Verdict
 from voicehost.voice_in.vosk_listener import (
+    REFEREE_FILLERS,
     AudioDropped,
     ListenerEvent,
     ListenerTuning,
@@ -61,8 +62,16 @@ def make_listener(model, fillers: int = FILLERS, silence: float = SILENCE) -> He
     heard = Heard(listener=None)  # type: ignore[arg-type]
     tuning = ListenerTuning(silence_seconds=silence, echo_tail_seconds=0.3)
     source = ArraySource(np.zeros(0, dtype=np.int16), RATE)
+    # As the game wires it (ListenerKit): a referee with ordinary words for every stop word.
+    referee_words = grammar_words(model, STOP_WORDS, max(fillers, REFEREE_FILLERS), COMPETITORS)
     heard.listener = VoskListener(
-        recognizer, source, FakeClock(), STOP_WORDS, tuning, heard.events.append
+        recognizer,
+        source,
+        FakeClock(),
+        STOP_WORDS,
+        tuning,
+        heard.events.append,
+        referee=StopWordRecognizer(model, referee_words, RATE),
     )
     heard.listener.start(heard.stops.append, thread=False)
     return heard
@@ -105,10 +114,6 @@ def test_a_stop_word_in_mid_speech_does_not_end_it(listener, record):
 
     play(listener, recording.samples)
 
-    [ignored] = listener.decisions(Verdict.FOLLOWED_BY_SPEECH)
-    assert ignored.word.word == "감사합니다"
-    assert ignored.word.end < recording.speech_ends[1] + 0.1  # heard in that word
-    assert "was followed by" in ignored.reason
     [ended] = listener.decisions(Verdict.SPEECH_ENDED)
     assert ended.word.word == "패스"
     assert ended.at >= recording.speech_ends[2] + SILENCE
@@ -220,14 +225,30 @@ def test_the_grammar_has_the_stop_words_look_alikes_and_fillers_from_the_model(k
     assert not any(stop in filler for stop in STOP_WORDS for filler in fillers)
 
 
-def test_a_sentence_ending_like_the_stop_word_lands_on_a_look_alike(listener, record):
-    recording = record([0.5, "감사합니다. 어젯밤에 아무 일도 없었습니다", 2.0])
+@pytest.mark.parametrize("breath", [0.5, 0.7, 0.9])
+def test_a_sentence_ending_like_the_stop_word_then_a_breath_does_not_cut_the_player(
+    listener, record, breath
+):
+    # The shape that cut players short: «…생각합니다», a breath as long as the window, then
+    # the real stop word. The sentence's last word has the sentence right before it.
+    recording = record([0.5, "저는 오번을 생각합니다", breath, "감사합니다", 2.0])
+    listener.listener.listen(1)
+
+    play(listener, recording.samples)
+
+    assert listener.stops == [1]
+    [ended] = listener.decisions(Verdict.SPEECH_ENDED)
+    assert ended.at >= recording.speech_ends[1] + SILENCE
+
+
+def test_a_look_alike_said_on_its_own_lands_on_itself(listener, record):
+    recording = record([0.5, "저는 오번을 의심해요", 0.8, "생각합니다", 2.0])
     listener.listener.listen(1)
 
     play(listener, recording.samples)
 
     assert listener.stops == []
-    assert listener.words[-1] == "합니다"
+    assert listener.words[-1] == "생각합니다"
 
 
 def test_a_recording_decodes_the_same_whatever_was_decoded_before(korean_model, record):

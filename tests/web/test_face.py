@@ -234,3 +234,12 @@ def test_with_web_enabled_a_port_in_use_leaves_the_game_playable(tmp_path: Path)
     assert result.returncode == 0, result.stderr
     assert f"порт {port}" in result.stdout  # on the screen; the game itself started
     assert "Добрый вечер" in result.stdout and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("code", ["12", "код123", "12 34", "x" * 40])
+def test_a_wrong_pairing_code_in_config_is_named(code: str) -> None:
+    from voicehost.web import start_web
+
+    host = text_table("ru", settings=settings_for("club", port=0, pairing_code=code))
+    with pytest.raises(VoicehostError, match=r"web.pairing_code .*от 4 до 32"):
+        start_web(host, lambda: "", bind="127.0.0.1")

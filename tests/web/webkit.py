@@ -32,7 +32,7 @@ CODE = "135790"
 def settings_for(preset: str = "club", language: str = "ru", **web: object) -> config.Settings:
     settings = config.with_preset(config.load(None), preset)
     settings = dataclasses.replace(settings, language=language)
-    changed = dataclasses.replace(settings.web, pairing_code=CODE, **web)  # type: ignore[arg-type]
+    changed = dataclasses.replace(settings.web, **{"pairing_code": CODE, **web})  # type: ignore[arg-type]
     return dataclasses.replace(settings, web=changed)
 
 

@@ -33,10 +33,10 @@ from voicehost.voice_in.calibration import (
     MARGIN_CANDIDATES,
     SILENCE_CANDIDATES,
     Candidate,
-    best,
+    choose,
     frame_levels,
     judge_room,
-    noise_floor,
+    room_noise,
     speech_level,
 )
 from voicehost.voice_in.takes import LabelledTake, TakeLabel, Tally, write_takes
@@ -101,9 +101,13 @@ def calibrate(
     from voicehost.voice_in.vosk_listener import ListenerKit
 
     if args.take_seconds < 1.5 or args.take_seconds > 30:
-        raise VoicehostError("--take-seconds must be 1.5 to 30 seconds")
+        raise VoicehostError(
+            "--take-seconds must be 1.5 to 30 seconds", phrase="calibrate_take_seconds"
+        )
     if args.rounds < 1 or args.rounds > 20:
-        raise VoicehostError("--rounds must be 1 to 20 (one round per player)")
+        raise VoicehostError(
+            "--rounds must be 1 to 20 (one round per player)", phrase="calibrate_rounds"
+        )
     rate = settings.listener.sample_rate
     out = Path(args.out).expanduser() if args.out else _default_folder(settings)
     answers = _answers(sys.stdin)
@@ -126,7 +130,7 @@ def calibrate(
             return 0
         reader.discard_pending()
         quiet = reader.read(round(ROOM_SECONDS * rate))
-        noise = noise_floor(quiet, rate)
+        noise = room_noise(quiet, rate)
         print(f"The room's noise floor: {noise:.0f} dBFS.")
         recorded = _record_takes(args, answers, reader, stop_words, settings.language, rate, noise)
     finally:
@@ -240,6 +244,7 @@ def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) ->
         print(f"  {take.label.file} «{take.label.said}»: {outcome} ({at}); heard: {heard or '-'}")
     print("  " + summary_line("all takes", _total(tallies)))
     candidates = []
+    here = Candidate(current.silence_seconds, current.room_margin_db, _total(tallies))
     print("Tried:")
     for silence in SILENCE_CANDIDATES:
         for margin in MARGIN_CANDIDATES:
@@ -249,7 +254,10 @@ def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) ->
             candidates.append(Candidate(silence, margin, tally))
             print(f"  silence {silence:.1f} s, margin {margin:>4.0f} dB: {tally.heard} heard, "
                   f"{tally.missed} missed, {tally.early + tally.false} wrong ends")  # fmt: skip
-    chosen = best(candidates)
+    choice = choose(candidates, here)
+    chosen = choice.candidate
+    if not choice.decided:
+        print(f"Cannot decide from these takes: {choice.why}.")
     print(
         f"Proposed: silence {chosen.silence_seconds} s, room margin {chosen.room_margin_db:g} dB "
         f"({chosen.tally.heard} of {chosen.tally.with_stop_word} stop words heard, "

@@ -158,13 +158,18 @@ def _model_folder(settings: Settings, given: str | None) -> Path:
     if given:
         folder = Path(given).expanduser()
         if not folder.is_dir():
-            raise VoicehostError(f"--model {given}: no such folder")
+            raise VoicehostError(
+                f"--model {given}: no such folder", phrase="listen_no_model_folder", path=given
+            )
         return folder
     found = find_model(settings)
     if found is None:
         raise VoicehostError(
             f"no {settings.language} speech model in {settings.listener.models_dir}; install one "
-            f"with {install_hint(settings.language)}"
+            f"with {install_hint(settings.language)}",
+            phrase="listen_no_model",
+            language=settings.language,
+            folder=settings.listener.models_dir,
         )
     return found
 
@@ -173,7 +178,10 @@ def _stop_words(settings: Settings, given: str | None) -> tuple[str, ...]:
     if given:
         words = tuple(word.strip() for word in given.split(",") if word.strip())
         if not words:
-            raise VoicehostError("--words needs at least one word, e.g. --words спасибо,пас")
+            raise VoicehostError(
+                "--words needs at least one word, e.g. --words спасибо,пас",
+                phrase="listen_no_words",
+            )
         return words
     from voicehost.phrases import PhraseBook
 

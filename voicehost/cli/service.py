@@ -212,10 +212,7 @@ ADD_USER = f"useradd --system --no-create-home --groups audio,input {SERVICE_USE
 def check_user(user: str, *, create: bool = False) -> None:
     """The host never runs as root; the service's own user is made when it is missing."""
     if user == "root" or (user.isdigit() and int(user) == 0):
-        raise ServiceError(
-            "the host must not run as root (it reads keys and writes the roles to disk); give "
-            f"--user NAME, or let it run as its own user «{SERVICE_USER}»"
-        )
+        raise ServiceError(message("service.not_root", user=SERVICE_USER))
     try:
         pwd.getpwnam(user)
         return
@@ -226,23 +223,20 @@ def check_user(user: str, *, create: bool = False) -> None:
         if done.returncode == 0:
             print(f"Made the user «{SERVICE_USER}» (groups audio, input) to run the host.")
             return
-        raise ServiceError(f"cannot make the user «{SERVICE_USER}»: {done.stderr.strip()}")
+        raise ServiceError(
+            message("service.cannot_add_user", user=SERVICE_USER, text=done.stderr.strip())
+        )
     if user == SERVICE_USER:
-        print(f"Note: make the user «{SERVICE_USER}» before starting: sudo {ADD_USER}")
+        print(message("service.add_user_first", user=SERVICE_USER, command=f"sudo {ADD_USER}"))
         return
-    raise ServiceError(
-        f"there is no user «{user}» on this machine; give an existing one with --user"
-    )
+    raise ServiceError(message("service.no_such_user", user=user))
 
 
 def config_path_of(args: argparse.Namespace) -> Path:
     path = Path(args.config) if args.config else config.DEFAULT_CONFIG
     path = path.expanduser().absolute()
     if not path.is_file():
-        raise ServiceError(
-            f"no settings file at {path}: the service needs one; copy config.yaml there or "
-            "give --config"
-        )
+        raise ServiceError(message("service.no_config", path=path))
     config.load(path)  # a broken file is reported now, not at every boot
     return path
 

@@ -439,8 +439,11 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise JournalError(f"no journal at {path}; `voicehost resume` with no file finds "
-                           "the newest one") from exc  # fmt: skip
+        raise JournalError(
+            f"no journal at {path}; `voicehost resume` with no file finds the newest one",
+            phrase="journal_missing",
+            path=path,
+        ) from exc
     except OSError as exc:
         raise JournalError(f"cannot read journal {path}: {storage.reason(exc)}") from exc
     numbered = list(_parse(path, data))

@@ -561,7 +561,8 @@ class Host:
             self.state is not None and self.state.phase.is_night
         ):
             moved = {"old": self._moved_from, "new": self.journal_path}
-            self.screen.message(f"✗ {self.book.screen('journal_moved', moved)}")
+            said = "journal_rewritten" if self._moved_from == self.journal_path else "journal_moved"
+            self.screen.message(f"✗ {self.book.screen(said, moved)}")
             self._moved_from = None
         key = self._saving_notice
         if key is None or (self.state is not None and self.state.phase.is_night):

@@ -7,11 +7,20 @@ final stop word really ends (``stop_end``), or that it has none, so a bench can 
 a miss, an early end (a speech ended while the speaker was still talking: the worst outcome)
 and a false end (a speech ended that had no final stop word).
 
-Conditions (``CONDITIONS``): clean; pink noise at 20 / 10 / 5 dB SNR; white noise at 10 dB;
-babble (three other voices under the speaker) at 15 / 10 dB; the stop word said twice; people
-murmuring after the stop word; and, with no final stop word, look-alike endings (…합니다,
-패스트푸드), stop words in mid-speech, and long speeches with breathing pauses. Voices, rate and
-pitch vary from take to take. The same ``seed`` always gives the same set.
+Conditions (``CONDITIONS``): clean; pink noise at 20 / 10 / 5 dB SNR; white noise at 20 / 10
+dB; babble (three other voices under the speaker) at 15 / 10 dB; the stop word said twice;
+people murmuring after the stop word; **a sentence ending like a stop word, a breath of 0.5 to
+0.9 s, then the real stop word** («…생각합니다. 감사합니다», in Russian «…спасибо вам, что
+пришли. Спасибо»), in quiet and under pink and white noise at 20 / 10 dB: the shape that cut
+players short, since a look-alike heard as the stop word is followed by a silence as long as
+the window; and, with no final stop word, look-alike endings (…합니다, 패스트푸드), **short words
+said on their own** («네», «오번»: as alone as a stop word and as short), in quiet and at 10 dB
+pink and white noise, stop words in mid-speech, and long speeches with breathing pauses. Voices,
+rate and pitch vary from take to take. The same ``seed`` always gives the same set.
+
+**Two halves** (``split``): ``tune`` and ``held-out`` draw from different random streams of the
+same seed, so their voices, pauses, noise and sentences differ. Settings are chosen on the tuned
+half only; docs/HEARING.md's table is measured on the held-out half, which no tuning has seen.
 """
 
 from __future__ import annotations
@@ -79,6 +88,56 @@ LOOKALIKES = (
 )
 """Speech that ends like a stop word without being one (…합니다, 패스트푸드)."""
 
+LOOKALIKE_LEADS = (
+    "저는 오번을 생각합니다",
+    "정말 죄송합니다",
+    "저는 그렇게 생각합니다",
+    "오늘도 수고합니다",
+    "저는 그것을 합니다",
+    "칠번을 지명합니다",
+    "이번에는 삼번에게 투표합니다",
+    "모두에게 부탁합니다",
+    "점심은 패스트푸드",
+    "비밀번호는 패스워드",
+)
+"""Sentences ending like a stop word, said before the real one after a breath."""
+
+RUSSIAN_LOOKALIKE_LEADS = (
+    "Я думаю, что мафия среди нас",
+    "Я голосую за пятого, и это не в первый раз",
+    "Я прошу вас",
+    "Я очень внимательно слушал вас",
+    "Спасибо вам, что выслушали",
+    "Это спасибо не мне, а шерифу",
+    "Меня убили в прошлый раз",
+    "Пятый, я смотрю на вас",
+)
+"""The Russian shape of the same trap, for the Russian model: a sentence whose ending sounds
+like «спасибо» or «пас» (…нас, …раз, …вас, «спасибо вам, что…»), a breath, then «Спасибо».
+No Russian model runs here, so these are checked at the text level
+(tests/voice_in/test_listening_rule.py): each ends in a word that is not a stop word but
+shares the stop word's sounds."""
+
+SHORT_ALONE = (
+    "네",
+    "아니요",
+    "오번",
+    "저요",
+    "좋아요",
+    "글쎄요",
+    "잠깐만요",
+    "맞아요",
+    "칠번이요",
+    "그래요",
+    "패널",
+    "감자",
+)
+"""Short things a player says on their own, with a pause around them («Да.», «Пятый.», «Нет.»):
+as long as a stop word and as alone as one, they must not end the speech."""
+
+BREATHS = (0.5, 0.9)
+"""The speaker's breath between a look-alike ending and the real stop word (seconds)."""
+
 MIDSPEECH = (
     ("감사합니다", "그리고 저는 오번을 의심해요"),
     ("패스는 아니에요", "저는 칠번을 지명할게요"),
@@ -122,12 +181,21 @@ CONDITIONS = (
     Condition("pink 20 dB", True, "pink", 20),
     Condition("pink 10 dB", True, "pink", 10),
     Condition("pink 5 dB", True, "pink", 5),
+    Condition("white 20 dB", True, "white", 20),
     Condition("white 10 dB", True, "white", 10),
     Condition("babble 15 dB", True, "babble", 15),
     Condition("babble 10 dB", True, "babble", 10),
     Condition("said twice", True),
     Condition("murmur after", True),
+    Condition("look-alike, breath, stop", True),
+    Condition("look-alike, breath, stop, pink 20 dB", True, "pink", 20),
+    Condition("look-alike, breath, stop, pink 10 dB", True, "pink", 10),
+    Condition("look-alike, breath, stop, white 20 dB", True, "white", 20),
+    Condition("look-alike, breath, stop, white 10 dB", True, "white", 10),
     Condition("look-alike ending", False),
+    Condition("short word alone", False),
+    Condition("short word alone, pink 10 dB", False, "pink", 10),
+    Condition("short word alone, white 10 dB", False, "white", 10),
     Condition("mid-speech stop word", False),
     Condition("long speech", False),
 )
@@ -285,8 +353,25 @@ def _take(condition: Condition, index: int, rng: np.random.Generator) -> Take:
     voice = _voice(rng)
     sentence = SENTENCES[index % len(SENTENCES)]
     stop_word = STOP_WORDS[index % 2]
-    breath = (0.3, 0.5, 0.8, 1.2)[index % 4]
     parts: list[str | float | np.ndarray]
+    if condition.name.startswith("short word alone"):
+        short = SHORT_ALONE[index % len(SHORT_ALONE)]
+        pause = float(rng.uniform(0.6, 1.2))
+        if index % 2:  # the speech's last words, with no stop word after them
+            parts = [_lead(rng), sentence, pause, short, 2.5]
+        else:
+            parts = [_lead(rng), short, pause, sentence, 2.5]
+        speech, _ = mix(parts, voice, rng, None)
+        slug = condition.name.replace(", ", "-").replace(" ", "-")
+        return Take(f"{slug}-{index:02d}", condition.name, finish(speech, condition, rng), None)
+    if condition.name.startswith("look-alike, breath, stop"):
+        lead = LOOKALIKE_LEADS[index % len(LOOKALIKE_LEADS)]
+        pause = float(rng.uniform(*BREATHS))
+        parts = [_lead(rng), lead, pause, stop_word, 2.5]
+        speech, stop_end = mix(parts, voice, rng, 3)
+        slug = condition.name.replace(", ", "-").replace(" ", "-")
+        return Take(f"{slug}-{index:02d}", condition.name, finish(speech, condition, rng), stop_end)
+    breath = (0.3, 0.5, 0.8, 1.2)[index % 4]
     stop_index: int | None
     if condition.name == "said twice":
         parts = [_lead(rng), sentence, breath, stop_word, 0.35, stop_word, 2.5]
@@ -323,19 +408,33 @@ def _take(condition: Condition, index: int, rng: np.random.Generator) -> Take:
     return Take(f"{slug}-{index:02d}", condition.name, finish(speech, condition, rng), stop_end)
 
 
+SPLITS = ("tune", "held-out")
+"""The two halves of a set: settings are chosen on ``tune``; ``held-out`` is only measured."""
+
+
 def generate(
     per_condition: int = 16,
     seed: int = 11,
     conditions: Sequence[Condition] = CONDITIONS,
+    split: str = "tune",
 ) -> Iterator[Take]:
-    """The listening set, ``per_condition`` takes of each condition (long speeches: a third)."""
+    """One half of the listening set, ``per_condition`` takes of each condition (long speeches:
+    a third). The halves share no random stream: the held-out half's takes use other voices,
+    pauses, noise and sentence order, from the same ``seed``."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, not {split!r}")
+    half = SPLITS.index(split)
     numbers = {condition.name: number for number, condition in enumerate(CONDITIONS)}
     for condition in conditions:
         number = numbers.get(condition.name, len(numbers))
         count = max(1, per_condition // 3) if condition.name == "long speech" else per_condition
         for index in range(count):
-            rng = np.random.default_rng([seed, number, index])
-            yield _take(condition, index, rng)
+            streams = [seed, number, index] if half == 0 else [seed, number, index, half]
+            rng = np.random.default_rng(streams)
+            take = _take(condition, index + half * int(rng.integers(1, 97)), rng)
+            if half:
+                take = Take(f"{take.name}-h", take.condition, take.samples, take.stop_end)
+            yield take
 
 
 # -- a set on disk: WAV files and takes.json, as `voicehost listen --calibrate` writes them ------

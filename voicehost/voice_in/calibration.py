@@ -8,7 +8,14 @@ the prompts and the microphone are in ``cli/listen.py``.
 
 Choosing: **a false stop is worse than a miss**, so the candidates are ranked first by early and
 false ends (fewest), then by stop words heard (most), then by the shorter silence window (the
-table waits less).
+table waits less). It decides from evidence only: a candidate with more early or more false ends
+than the current settings on these very takes is never proposed; with too few takes, or when
+the takes cannot tell the candidates apart (all hear the same and end the same), it says so and
+keeps the current settings (:func:`choose`).
+
+The room's verdict compares like with like: the players' level is the energy average of what the
+VAD heard as voice (no longer its 90th percentile, which read a 10 dB room as 17 dB), so the
+distance between it and the room's noise floor is the signal-to-noise ratio a bench measures.
 """
 
 from __future__ import annotations
@@ -21,14 +28,18 @@ import numpy as np
 from voicehost.voice_in.takes import Tally
 
 ROOM_PERCENTILE = 20
-"""The room's noise floor is this percentile of the frame levels of a quiet recording."""
-SPEECH_PERCENTILE = 90
-"""The players' level is this percentile of the frame levels where the VAD heard a voice."""
+"""The room's noise floor is this percentile of the frame levels of a recording: a cough, a
+chair or a voice (doctor asks people to speak while it records) does not move it, and steady
+noise, whose 30 ms frames vary by a decibel or so, reads within a decibel of its level."""
 FRAME_SECONDS = 0.03
 
-MIN_SNR_DB = 10.0
+MIN_SNR_DB = 12.0
 """Below this distance between the players' voices and the room, hearing is unreliable: on the
-bench (docs/LISTENING.md) pink noise at 10 dB SNR already costs about half the stop words."""
+bench (docs/HEARING.md) white noise at 10 dB SNR costs a third of the stop words."""
+
+MIN_TAKES_WITH_STOP_WORD = 3
+MIN_TAKES_WITHOUT = 2
+"""Fewer takes than this (ending with a stop word, or not) and no setting is proposed."""
 
 
 def frame_levels(samples: np.ndarray, sample_rate: int) -> np.ndarray:
@@ -48,11 +59,20 @@ def noise_floor(samples: np.ndarray, sample_rate: int) -> float:
     return float(np.percentile(frame_levels(samples, sample_rate), ROOM_PERCENTILE))
 
 
+def room_noise(samples: np.ndarray, sample_rate: int) -> float:
+    """The room's noise (dBFS) from a recording made with nobody talking: the median frame
+    level, which reads steady noise at its own level (the noise floor, a low percentile, reads
+    pink noise 2 to 3 dB quieter than it is) and is not moved by a cough."""
+    return float(np.median(frame_levels(samples, sample_rate)))
+
+
 def speech_level(levels: Sequence[float]) -> float | None:
-    """The players' level (dBFS) from the levels of frames the VAD called voice; None if none."""
+    """The players' level (dBFS): the energy average of the frames the VAD called voice, as a
+    signal-to-noise ratio is measured; None if there were none."""
     if not levels:
         return None
-    return float(np.percentile(np.asarray(levels, dtype=np.float64), SPEECH_PERCENTILE))
+    power = np.mean(10.0 ** (np.asarray(levels, dtype=np.float64) / 10.0))
+    return float(10.0 * np.log10(max(float(power), 1e-12)))
 
 
 @dataclass(frozen=True)
@@ -98,6 +118,52 @@ class Candidate:
     @property
     def wrong_ends(self) -> int:
         return self.tally.early + self.tally.false
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What the calibration proposes, and why."""
+
+    candidate: Candidate
+    decided: bool
+    """False: the takes could not decide; ``candidate`` is the current setting, kept."""
+    why: str
+
+
+def choose(candidates: Sequence[Candidate], current: Candidate) -> Choice:
+    """The setting to propose from the takes, or the current one when they cannot decide.
+
+    Never a setting with more early ends or more false ends than ``current`` on these takes;
+    never a change the takes do not support: too few takes, or no candidate doing better than
+    the current setting (the tie-break alone decides nothing).
+    """
+    tally = current.tally
+    if tally.with_stop_word < MIN_TAKES_WITH_STOP_WORD or (
+        tally.takes - tally.with_stop_word < MIN_TAKES_WITHOUT
+    ):
+        return Choice(
+            current,
+            False,
+            f"too few takes to decide ({tally.with_stop_word} ending with a stop word, "
+            f"{tally.takes - tally.with_stop_word} without; at least "
+            f"{MIN_TAKES_WITH_STOP_WORD} and {MIN_TAKES_WITHOUT} are needed): the current "
+            "settings are kept; record more rounds (--rounds N)",
+        )
+    safe = [
+        candidate
+        for candidate in candidates
+        if candidate.tally.early <= tally.early and candidate.tally.false <= tally.false
+    ]
+    chosen = best([current, *safe])
+    better = (chosen.wrong_ends, -chosen.tally.heard) < (current.wrong_ends, -tally.heard)
+    if not better:
+        return Choice(
+            current,
+            False,
+            "no setting did better than the current one on these takes (the same stop words "
+            "heard, no fewer wrong ends): the current settings are kept",
+        )
+    return Choice(chosen, True, "it did best on these takes")
 
 
 def best(candidates: Sequence[Candidate]) -> Candidate:

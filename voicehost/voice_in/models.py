@@ -320,6 +320,18 @@ HAS_INPUT_SYMBOLS = 1
 HAS_OUTPUT_SYMBOLS = 2
 
 
+def vocabulary_source(folder: Path) -> Path:
+    """The file a model's vocabulary is read from (words.txt, else its graph)."""
+    for name in ("words.txt", "Gr.fst", "HCLG.fst"):
+        path = folder / "graph" / name
+        if path.is_file():
+            return path
+    raise ModelError(
+        f"cannot read the vocabulary of {folder.name}: no graph/words.txt and no graph; set "
+        "listener.fillers: false and listener.competitors: 0 in config.yaml"
+    )
+
+
 def model_vocabulary(folder: Path) -> list[str]:
     """Every word a model knows: ``graph/words.txt``, or the word table inside its graph.
 

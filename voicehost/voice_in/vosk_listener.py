@@ -1,19 +1,20 @@
 """The stop-word Listener: Vosk in grammar mode hears «спасибо» / «пас» through the microphone.
 
 Audio comes from an :class:`~voicehost.voice_in.microphone.AudioSource` (live microphone, WAV
-file, ALSA file device) on the Listener's own thread. A Vosk ``KaldiRecognizer`` in grammar
-mode knows only the stop words, ``[unk]`` when the model has it, competitors (the model's words
-that sound most like a stop word, so a look-alike lands on itself) and filler words (so other
-speech has somewhere to go). A voice-activity detector (``vad.py``) hears the same audio. The
-decision itself is :class:`voicehost.voice_in.rule.StopWordRule`; this module only wires Vosk,
-the VAD and the audio to it.
+file, ALSA file device) on the Listener's own thread. A voice-activity detector (``vad.py``)
+hears every frame; the decision rule (:class:`voicehost.voice_in.rule.AloneRule`) finds the
+stretches of the speaker's voice that stand alone, and only those (a second or so, once the
+speaker has been quiet for the window) are decoded by Vosk, from a fresh recogniser whose grammar
+knows only the stop words, ``[unk]`` when the model has it, and competitors (the model's words
+that sound most like a stop word, so a look-alike said alone lands on itself). So Vosk costs
+nothing while a player talks, and a sentence's last word is never decoded as a stop word.
 
-Decoding is deterministic: every speech starts from a new recogniser and the same seed of libc's
+Decoding is deterministic: every look starts from a new recogniser and the same seed of libc's
 ``rand()`` (Kaldi draws on it), so a recording always gives the same decisions, in a game and in
 tests, whatever was decoded before it.
 
-The Listener is deaf until ``listen(token)`` and feeds Vosk nothing while deaf, so nights and
-the free discussion cost no CPU.
+The Listener is deaf until ``listen(token)`` and hears nothing while deaf, so nights and the
+free discussion cost no CPU.
 """
 
 from __future__ import annotations
@@ -32,13 +33,15 @@ import numpy as np
 
 from voicehost.errors import MissingDependency
 from voicehost.notices import LOG_ONLY
+from voicehost.voice_in.grammar_cache import cached_words
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
+    AloneRule,
+    AloneTuning,
     Decision,
     HeardWord,
     Hypothesis,
-    RuleTuning,
-    StopWordRule,
+    Utterance,
     Verdict,
     choose_competitors,
     choose_fillers,
@@ -130,10 +133,21 @@ def grammar_words(
     words = list(stop_words)
     if model.knows(UNKNOWN_WORD):
         words.append(UNKNOWN_WORD)
+    stops = list(stop_words)
     if competitors > 0:
-        words.extend(choose_competitors(model.vocabulary(), stop_words, competitors))
+        key = {"kind": "competitors", "stop_words": stops, "count": competitors}
+        words.extend(
+            cached_words(
+                model.folder,
+                key,
+                lambda: choose_competitors(model.vocabulary(), stop_words, competitors),
+            )
+        )
     if filler_count > 0:
-        fillers = choose_fillers(model.vocabulary(), stop_words, filler_count)
+        key = {"kind": "fillers", "stop_words": stops, "count": filler_count}
+        fillers = cached_words(
+            model.folder, key, lambda: choose_fillers(model.vocabulary(), stop_words, filler_count)
+        )
         words.extend(word for word in fillers if word not in words)
     return tuple(words)
 
@@ -259,9 +273,15 @@ class ListenerTuning:
     room_margin_db: float = 12.0
     vad: str = "auto"
     vad_threshold: float = 0.5
+    sure_confidence: float = AloneTuning.sure_confidence
 
-    def rule(self) -> RuleTuning:
-        return RuleTuning(self.silence_seconds, self.min_confidence, self.room_margin_db)
+    def rule(self) -> AloneTuning:
+        return AloneTuning(
+            self.silence_seconds,
+            self.min_confidence,
+            self.room_margin_db,
+            sure_confidence=self.sure_confidence,
+        )
 
 
 class VoskListener:
@@ -280,14 +300,18 @@ class VoskListener:
         tuning: ListenerTuning | None = None,
         on_event: Callable[[ListenerEvent], None] | None = None,
         detector: VoiceDetector | None = None,
+        referee: StopWordRecognizer | None = None,
     ) -> None:
         self.tuning = tuning or ListenerTuning()
+        self.referee = referee
+        """A recogniser over a wider grammar (with ordinary words) for stop words heard weakly;
+        None: a weakly heard stop word ends nothing."""
         if source.sample_rate != recognizer.sample_rate:
             raise ValueError("the audio source and the recogniser need the same sample rate")
         self.recognizer = recognizer
         self.source = source
         self.clock = clock
-        self.rule = StopWordRule(stop_words, tuning=self.tuning.rule())
+        self.rule = AloneRule(stop_words, self.tuning.rule())
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
@@ -306,6 +330,8 @@ class VoskListener:
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
         self.restarts = 0
+        self._audio = np.zeros(0, dtype=np.int16)
+        self._audio_start = 0.0
 
     # ports.Listener -------------------------------------------------------------------------
 
@@ -430,30 +456,66 @@ class VoskListener:
         return block.samples[skip:], block.captured_at + skip / block.sample_rate
 
     def _restart(self, start: float, generation: int) -> None:
-        self.recognizer.fresh()
         self.rule.reset()
         self.meter.reset()
+        self._audio = np.zeros(0, dtype=np.int16)
+        self._audio_start = 0.0
         self._origin = start
         self._fed_generation = generation
         self._interrupted = False
 
+    #: Audio kept for the second look: the longest word, the window, padding and a margin.
+    KEEP_SECONDS = 4.0
+    #: The second look hears this much of the quiet on each side of the word (seconds).
+    LOOK_PADDING = 0.2
+
     def _hear(self, samples: np.ndarray, token: int, generation: int) -> None:
-        decisions = self.rule.hear(self.meter.feed(samples))
-        hypothesis = self.recognizer.accept(samples)
-        now = self.recognizer.seconds
-        if not hypothesis.final and self.rule.should_close(now):
-            hypothesis = self.recognizer.finish()
-        if hypothesis.final:
-            self.rule.closed()
-            if hypothesis.words:
-                self._report(WordsHeard(tuple(self._on_clock(w) for w in hypothesis.words)))
-        decisions.extend(self.rule.observe(hypothesis, now))
-        for decision in decisions:
+        rate = self.recognizer.sample_rate
+        self._audio = np.concatenate([self._audio, samples.astype(np.int16)])
+        surplus = len(self._audio) - round(self.KEEP_SECONDS * rate)
+        if surplus > 0:
+            self._audio = self._audio[surplus:]
+            self._audio_start += surplus / rate
+        frames = self.meter.feed(samples)
+        for utterance in self.rule.hear(frames):
+            now = frames[-1].end if frames else utterance.end
+            decision = self._look(utterance, now)
+            if decision is None:
+                continue
             self._report(
                 replace(decision, word=self._on_clock(decision.word), at=self._origin + decision.at)
             )
             if decision.verdict is Verdict.SPEECH_ENDED:
                 self._speech_ended(token, generation)
+                return
+
+    def _look(self, utterance: Utterance, now: float) -> Decision | None:
+        """The second look: the utterance's audio decoded on its own, from a fresh recogniser."""
+        rate = self.recognizer.sample_rate
+        start = max(self._audio_start, utterance.start - self.LOOK_PADDING)
+        first = round((start - self._audio_start) * rate)
+        last = round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate)
+        clip = self._audio[max(0, first) : max(0, last)]
+        if clip.size == 0:
+            return None
+        words = self._decode(self.recognizer, clip, start)
+        if words:
+            self._report(WordsHeard(tuple(self._on_clock(word) for word in words)))
+        referee = None
+        if self.referee is not None and self.rule.unsure(self.rule.within(utterance, words)):
+            referee = self._decode(self.referee, clip, start)
+        return self.rule.judge(utterance, words, now, referee)
+
+    @staticmethod
+    def _decode(
+        recognizer: StopWordRecognizer, clip: np.ndarray, start: float
+    ) -> tuple[HeardWord, ...]:
+        recognizer.fresh()
+        recognizer.accept(clip)
+        heard = recognizer.finish()
+        return tuple(
+            replace(word, start=word.start + start, end=word.end + start) for word in heard.words
+        )
 
     def _speech_ended(self, token: int, generation: int) -> None:
         with self._lock:
@@ -480,6 +542,11 @@ def tuning_from(settings: ListenerSettings) -> ListenerTuning:
     )
 
 
+REFEREE_FILLERS = 20
+"""Ordinary words in the referee's grammar: enough that a short word said alone («да»,
+«пятый») has somewhere to land other than a stop word (measured on the proxy's tuned half)."""
+
+
 @dataclass(frozen=True)
 class ListenerKit:
     """A loaded model, its grammar and the tuning: makes Listeners over any audio source.
@@ -492,6 +559,8 @@ class ListenerKit:
     words: tuple[str, ...]
     stop_words: tuple[str, ...]
     tuning: ListenerTuning
+    referee_words: tuple[str, ...] | None = None
+    """The referee's wider grammar (the words and ``REFEREE_FILLERS`` ordinary words)."""
 
     @classmethod
     def load(cls, settings: Settings, folder: Path, stop_words: Sequence[str]) -> ListenerKit:
@@ -501,7 +570,10 @@ class ListenerKit:
         model = SpeechModel(folder)
         filler_count = listening.filler_count if listening.fillers else 0
         words = grammar_words(model, stop_words, filler_count, listening.competitors)
-        return cls(model, words, tuple(stop_words), tuning_from(listening))
+        referee = grammar_words(
+            model, stop_words, max(filler_count, REFEREE_FILLERS), listening.competitors
+        )
+        return cls(model, words, tuple(stop_words), tuning_from(listening), referee)
 
     def listener(
         self,
@@ -511,8 +583,17 @@ class ListenerKit:
         tuning: ListenerTuning | None = None,
     ) -> VoskListener:
         recognizer = StopWordRecognizer(self.model, self.words, source.sample_rate)
+        referee = None
+        if self.referee_words is not None:
+            referee = StopWordRecognizer(self.model, self.referee_words, source.sample_rate)
         return VoskListener(
-            recognizer, source, clock, self.stop_words, tuning or self.tuning, on_event
+            recognizer,
+            source,
+            clock,
+            self.stop_words,
+            tuning or self.tuning,
+            on_event,
+            referee=referee,
         )
 
 

@@ -49,7 +49,8 @@ def start_web(
 ) -> WebRunning:
     """Serve the web face for ``host`` (raises VoicehostError if the port cannot be had)."""
     settings = host.settings
-    code = pairing_code(settings.web.pairing_code)
+    wrong = host.book.screen("web_bad_code", {"code": settings.web.pairing_code})
+    code = pairing_code(settings.web.pairing_code, wrong)
     face = WebFace(host, write_protocol)
 
     def submit(connection: int, message: dict[str, object]) -> None:  # the server's thread

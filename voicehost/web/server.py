@@ -75,14 +75,12 @@ MAX_MESSAGE = 2048
 MAX_BACKLOG = 64
 
 
-def pairing_code(configured: str) -> str:
-    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits."""
+def pairing_code(configured: str, wrong: str) -> str:
+    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits;
+    ``wrong`` says (in the game's language) what a code must be."""
     if configured:
-        if not 4 <= len(configured) <= 32 or not configured.isalnum():
-            raise VoicehostError(
-                f"web.pairing_code {configured!r}: use 4 to 32 letters or digits "
-                "(or leave it empty for a new random code each game)"
-            )
+        if not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum():
+            raise VoicehostError(wrong)
         return configured
     return f"{secrets.randbelow(10**6):06d}"
 
@@ -289,10 +287,17 @@ class WebServer:
                 loop.call_soon_threadsafe(self._send_private, frame)
 
     def _send_state(self, board: str | None, remote: str | None) -> None:
+        # The remotes now, the boards on the loop's next turn: the answer to the host's tap
+        # (queued right after this) goes out before thirty boards are written to.
         for connection in list(self.connections.values()):
             if connection.remote and remote is not None:
                 connection.push(remote, state=True)
-            elif not connection.remote and board is not None:
+        if board is not None and self._loop is not None:
+            self._loop.call_soon(self._send_boards, board)
+
+    def _send_boards(self, board: str) -> None:
+        for connection in list(self.connections.values()):
+            if not connection.remote:
                 connection.push(board, state=True)
 
     def _send_to(self, ident: int, frame: str) -> None:
@@ -419,7 +424,8 @@ class WebServer:
     async def _socket(self, request: Any, *, remote: bool) -> Any:
         from aiohttp import WSMsgType, web
 
-        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE)
+        # Frames of a kilobyte go uncompressed: thirty boards cost a Pi no deflate each change.
+        socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE, compress=False)
         await socket.prepare(request)
         self._next_id += 1
         connection = Connection(self._next_id, socket, remote)

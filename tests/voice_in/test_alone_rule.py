@@ -1,0 +1,200 @@
+"""The decision rule with plain numbers (no Vosk, no VAD): the speaker's voice and words.
+
+What a player notices: the speech ends ``WINDOW`` seconds after a «спасибо» said on its own,
+never while they are still talking, never on the last word of a sentence that only sounds like
+one («…среди нас», «…спасибо вам, что пришли») even when a breath as long as the window follows
+it, and not because the table murmurs afterwards.
+"""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from voicehost.testing.listening_set import RUSSIAN_LOOKALIKE_LEADS
+from voicehost.voice_in.rule import (
+    AloneRule,
+    Frame,
+    HeardWord,
+    Utterance,
+    Verdict,
+    sound_key,
+    sounds_like,
+)
+
+WINDOW = 0.6
+STEP = 0.032
+SPEAKER_DB = -20.0
+STOP_WORDS = ("спасибо", "пас")
+
+
+def timeline(*spans: tuple[float, float, float | None]) -> list[Frame]:
+    """Frames from (start, end, level): a level is the speaker's voice at it, None quiet."""
+    out = []
+    for start, end, level in spans:
+        t = start
+        while t < end - 1e-9:
+            speech = level is not None
+            out.append(Frame(t, min(end, t + STEP), speech, level if speech else -65.0))
+            t += STEP
+    return out
+
+
+def looks(rule: AloneRule, frames: list[Frame]) -> list[Utterance]:
+    return rule.hear(frames)
+
+
+def test_a_stop_word_alone_after_a_pause_is_looked_at_a_window_after_it():
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline(
+        (0, 2.0, SPEAKER_DB), (2.0, 2.5, None), (2.5, 3.1, SPEAKER_DB), (3.1, 5, None)
+    )
+
+    [utterance] = looks(rule, frames)
+
+    assert abs(utterance.start - 2.5) < STEP and abs(utterance.end - 3.1) < STEP
+    assert abs(utterance.quiet_before - 0.5) < STEP
+
+
+def test_a_sentence_s_last_word_is_never_looked_at_even_before_a_long_breath():
+    # «Я думаю, что мафия среди нас», a breath of 0.9 s, then «спасибо».
+    rule = AloneRule(STOP_WORDS)
+    sentence = (0.3, 2.4, SPEAKER_DB)
+    frames = timeline((0, 0.3, None), sentence, (2.4, 3.3, None), (3.3, 3.9, SPEAKER_DB))
+    frames += timeline((3.9, 5.0, None))
+
+    ready = looks(rule, frames)
+
+    assert [round(u.start, 1) for u in ready] == [3.3]  # only the real «спасибо»
+
+
+def test_a_stop_word_with_speech_right_before_it_is_not_alone():
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline(
+        (0, 1.0, SPEAKER_DB), (1.0, 1.1, None), (1.1, 1.7, SPEAKER_DB), (1.7, 3, None)
+    )
+
+    assert looks(rule, frames) == []  # «…пятого, спасибо» with 0.1 s between: a miss, not a cut
+
+
+def test_the_speaker_going_on_within_the_window_is_never_looked_at():
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline((0, 0.6, SPEAKER_DB), (0.6, 1.0, None), (1.0, 3.0, SPEAKER_DB))
+    frames += timeline((3.0, 4.0, None))
+
+    assert looks(rule, frames) == []
+
+
+def test_people_murmuring_after_the_stop_word_do_not_hold_the_speech_open():
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline((0, 1.5, SPEAKER_DB), (1.5, 2.0, None), (2.0, 2.6, SPEAKER_DB))
+    frames += timeline((2.6, 4.0, SPEAKER_DB - 18))  # the table, far from the microphone
+
+    [utterance] = looks(rule, frames)
+    assert abs(utterance.start - 2.0) < STEP
+
+
+def word(text: str, confidence: float = 1.0) -> HeardWord:
+    return HeardWord(text, 2.05, 2.55, confidence)  # inside the utterances below
+
+
+def test_the_speech_ends_only_when_every_word_of_the_second_look_is_a_stop_word():
+    utterance = Utterance(2.0, 2.6, 0.5)
+
+    assert AloneRule(STOP_WORDS).judge(utterance, [word("спасибочки")], 3.2) is None
+    mixed = AloneRule(STOP_WORDS).judge(utterance, [word("нас"), word("спасибо")], 3.2)
+    assert mixed is not None and mixed.verdict is Verdict.FOLLOWED_BY_SPEECH
+    rule = AloneRule(STOP_WORDS)
+    ended = rule.judge(utterance, [word("Спасибо")], 3.2, referee=[word("спасибо")])
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+    assert "said on its own (0.50 s of quiet before it)" in ended.reason
+    assert rule.judge(utterance, [word("пас")], 3.3) is None  # once until reset
+
+
+def test_a_stop_word_heard_with_low_confidence_ends_nothing():
+    from voicehost.voice_in.rule import AloneTuning
+
+    rule = AloneRule(STOP_WORDS, AloneTuning(min_confidence=0.8))
+    decision = rule.judge(Utterance(2.0, 2.6, 0.5), [word("пас", 0.5)], 3.2)
+
+    assert decision is not None and decision.verdict is Verdict.LOW_CONFIDENCE
+    assert not rule.ended
+
+
+def test_the_russian_look_alike_sentences_end_in_a_word_that_sounds_like_a_stop_word():
+    # «…среди нас», «…в первый раз», «…прошу вас», «Спасибо вам, что выслушали»: said as a
+    # sentence, each ends (or starts) like «пас» / «спасибо»; said before a breath and the
+    # real «спасибо», it is a sentence's word, with the sentence around it.
+    stops = [sound_key(stop) for stop in STOP_WORDS]
+    endings = {
+        lead.rstrip(".!").split()[-1].strip(",").casefold() for lead in RUSSIAN_LOOKALIKE_LEADS
+    }
+    assert {"нас", "раз", "вас"} <= endings
+    for lead in RUSSIAN_LOOKALIKE_LEADS:
+        said = [w.strip(",.").casefold() for w in lead.split()]
+        assert len(said) >= 3, lead  # a sentence, never a word alone
+        assert said[-1] not in STOP_WORDS
+        shaped = [w for w in said if w in STOP_WORDS or _one_sound_from(sound_key(w), stops)]
+        shaped += [w for w in said if sounds_like(sound_key(w), stops)]
+        assert shaped, f"{lead}: nothing in it sounds like a stop word"
+
+
+def _one_sound_from(key: str, stops: list[str]) -> bool:
+    return any(
+        len(key) == len(stop) and sum(a != b for a, b in zip(key, stop, strict=True)) == 1
+        for stop in stops
+    )
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.05, 2.5), st.floats(0.05, 1.5)),  # (voice, quiet) in turn
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(turns):
+    rule = AloneRule(STOP_WORDS)
+    spans: list[tuple[float, float, float | None]] = []
+    t = 0.0
+    for spoken, pause in turns:
+        spans.append((t, t + spoken, SPEAKER_DB))
+        spans.append((t + spoken, t + spoken + pause, None))
+        t += spoken + pause
+    frames = timeline(*spans)
+    ready = looks(rule, frames)
+    voiced = [f for f in frames if f.speech]
+    for utterance in ready:
+        before = [f for f in voiced if f.end <= utterance.start + 1e-9]
+        after = [f for f in voiced if f.start >= utterance.end - 1e-9]
+        assert not after or after[0].start - utterance.end >= WINDOW - 1e-6 - STEP
+        assert not before or utterance.start - before[-1].end >= 0.25 - 1e-6
+        assert 0.2 - 1e-6 <= utterance.end - utterance.start <= 1.5 + 1e-6
+
+
+def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
+    # «да» (0.25 s) heard as «спасибо»: seven sounds take a person at least a third of a second.
+    rule = AloneRule(STOP_WORDS)
+    decision = rule.judge(Utterance(2.1, 2.35, 0.5), [HeardWord("спасибо", 2.1, 2.35)], 2.9)
+
+    assert decision is not None and decision.verdict is Verdict.LOW_CONFIDENCE
+    assert "too short" in decision.reason
+    assert not rule.ended
+
+
+def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it_too():
+    utterance = Utterance(2.0, 2.6, 0.5)
+    from voicehost.voice_in.rule import AloneTuning
+
+    weak = [word("спасибо", 0.6)]
+    rule = AloneRule(STOP_WORDS, AloneTuning(sure_confidence=0.75))
+    assert rule.unsure(weak) and not rule.unsure([word("спасибо", 0.9)])
+
+    refused = rule.judge(utterance, weak, 3.2, referee=[word("пятый")])
+    assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+    assert "wider grammar heard «пятый»" in refused.reason
+    assert rule.judge(utterance, weak, 3.2) is not None and not rule.ended  # no referee: no end
+
+    ended = rule.judge(utterance, weak, 3.2, referee=[word("спасибо", 0.8)])
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
