@@ -93,8 +93,11 @@ typecheck: dev
 pytest: dev
 	$(BIN)/pytest -q
 
+# Every bench, each checking its targets (docs/PERFORMANCE.md); fails when any target is missed.
 bench: dev
-	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+	@missed=""; for b in bench/bench_*.py; do echo "== $$b"; \
+	  $(BIN)/python $$b || missed="$$missed $$b"; done; \
+	if [ -n "$$missed" ]; then echo "targets missed:$$missed"; exit 1; fi
 
 # kill -9 of a real host at many random moments, each resumed and finished (SOAK_KILLS=40).
 soak: dev

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from voicehost import yamltext
 from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
@@ -368,7 +369,7 @@ def _text(data: bytes, path: Path) -> str:
 def loads(text: str, base_dir: str | Path = ".") -> Settings:
     """Parse config text; every problem raises ConfigError naming key and line."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamltext.compose(text)
     except yaml.reader.ReaderError as exc:
         raise ConfigError(
             "(file)",
@@ -498,10 +499,15 @@ def _key(node: yaml.Node, prefix: str) -> str:
 
 
 def _plain(node: yaml.ScalarNode, key: str) -> Any:
-    """A scalar's value as YAML reads it (``10`` is a number, ``true`` a boolean)."""
+    """A scalar's value as YAML reads it (``10`` is a number, ``true`` a boolean).
+
+    A plain scalar's tag is resolved from its text; a quoted one with a `!!` tag (rare) is read
+    as a document of its own, as a value written plainly would be."""
     try:
+        if yamltext.is_plain(node):
+            return yamltext.plain_value(node.value)
         return yaml.safe_load(node.value)
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
         raise ConfigError(
             key,
             _line(node),
@@ -570,7 +576,7 @@ def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
         if not isinstance(value_node, yaml.ScalarNode):
             raise ConfigError(item_key, _line(value_node), "must be a single value")
         parsed_key = _scalar(key_type, _plain(key_node, item_key), item_key, _line(key_node))
-        raw = _plain(value_node, item_key) if value_node.style is None else value_node.value
+        raw = _plain(value_node, item_key) if yamltext.is_plain(value_node) else value_node.value
         result[parsed_key] = _scalar(value_type, raw, item_key, _line(value_node))
     return result
 

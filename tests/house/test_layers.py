@@ -21,6 +21,7 @@ LAYERS = {
     "ports": 2,
     "clips": 2,
     "rulesets": 2,
+    "yamltext": 2,
     "config": 3,
     "phrases": 3,
     "host": 4,

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voicehost import config
-from voicehost.cli import session
 from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 from voicehost.game.rules import PRESETS
@@ -96,6 +95,10 @@ def settings_for(args: argparse.Namespace) -> config.Settings:
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_for(args)
+    if args.script is None and not args.text and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # answered on the other core while the game is being set up
     if args.script is not None:
         return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
     resume = False
@@ -107,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     elif journal is None:
         journal = offer_resume(settings, sys.stdin)
         resume = journal is not None
+    from voicehost.cli import session
+
     names = None if resume else starting_names(settings, args.roster)
     return session.play(
         settings,

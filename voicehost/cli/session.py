@@ -18,7 +18,7 @@ from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Deliver, VoiceStop
+from voicehost.host.commands import Notice, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
@@ -84,7 +84,7 @@ class ScreenNotices(logging.Handler):
         if self.host is None:
             self.screen.message(text)  # still setting up, on the loop's own thread
         else:
-            self.host.post(Deliver(lambda: self.screen.message(text)))
+            self.host.post(Notice(text))
 
 
 def write_protocol(host: Host) -> str:
@@ -128,6 +128,10 @@ def play(
     ``set_aside`` are the messages of journals the boot service could not resume: each is shown
     and logged, and the table hears once that the last game cannot go on.
     """
+    if not text_only and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # `play` started it already; `resume` starts it here
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()

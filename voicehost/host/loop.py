@@ -14,7 +14,7 @@ import queue
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -39,17 +39,22 @@ from voicehost.game.inputs import (
     VoteCount,
     drop_last_undoable,
 )
-from voicehost.game.model import Cue, Phase, Seat
+from voicehost.game.model import Cue, Seat
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
-    Deliver,
     KeypadStatus,
+    KeyPressed,
     Name,
+    Notice,
     Quit,
+    RemoteInput,
+    ScriptLine,
     Source,
     Submit,
+    TextTyped,
     TogglePause,
+    TypingEnded,
     Undo,
     VoiceStop,
     Voters,
@@ -60,7 +65,16 @@ from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.host.votes import VoterList, standing
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+from voicehost.ports import (
+    Background,
+    Clock,
+    CuePlayer,
+    Key,
+    Listener,
+    PrivateChannel,
+    Screen,
+    Speaker,
+)
 from voicehost.rulesets import engine_for
 
 log = logging.getLogger(__name__)
@@ -85,6 +99,34 @@ class RunningTimer:
     ends_at: float
     warn_at: float | None
     warned: bool = False
+
+
+class KeyReceiver(Protocol):
+    """Builds entries from keypad keys on the loop's thread (the keypad controller)."""
+
+    def on_key(self, key: Key) -> None: ...
+
+    def on_status(self, connected: bool) -> None: ...
+
+
+class TypingReceiver(Protocol):
+    """Edits the typed line on the loop's thread (the terminal view)."""
+
+    def typed(self, text: str) -> None: ...
+
+    def typing_ended(self) -> None: ...
+
+
+class RemoteReceiver(Protocol):
+    """Carries out a remote's message on the loop's thread (the web face)."""
+
+    def remote_input(self, connection: int, message: dict[str, object]) -> None: ...
+
+
+class ScriptReceiver(Protocol):
+    """Carries out a scripted game's line on the loop's thread (``ScriptFeed``)."""
+
+    def line(self, number: int, text: str) -> None: ...
 
 
 @dataclass
@@ -144,6 +186,10 @@ class Host:
         self.quit = False
         self.keypad_connected = True
         self.events = HostEvents()
+        self.keys: KeyReceiver | None = None
+        self.typing: TypingReceiver | None = None
+        self.script: ScriptReceiver | None = None
+        self.remote: RemoteReceiver | None = None
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
@@ -264,10 +310,32 @@ class Host:
             case VoiceStop(token):
                 return self._voice_stop(token)
             case KeypadStatus(connected):
+                if self.keys is not None:
+                    self.keys.on_status(connected)
                 self._keypad_status(connected)
                 return True
-            case Deliver(handler):
-                handler()
+            case KeyPressed(key):
+                if self.keys is not None:
+                    self.keys.on_key(key)
+                return True
+            case TextTyped(text):
+                if self.typing is not None:
+                    self.typing.typed(text)
+                return True
+            case TypingEnded():
+                if self.typing is not None:
+                    self.typing.typing_ended()
+                return True
+            case ScriptLine(number, text):
+                if self.script is not None:
+                    self.script.line(number, text)
+                return True
+            case RemoteInput(connection, message):
+                if self.remote is not None:
+                    self.remote.remote_input(connection, message)
+                return True
+            case Notice(text):
+                self.screen.message(text)
                 return True
             case Name(seat, text, source):
                 return self.set_name(seat, text, source)
@@ -290,8 +358,8 @@ class Host:
             full = self.book.error(violation.code, violation.params)
             self._reject(full, source, shown=self._refusal(violation))
             return False
-        if self._journal is not None:
-            self._journal.append(event, source)
+        if self._journal is not None:  # a person's input is on disk before its effects
+            self._journal.append(event, source, sync=source != Source.TIMER)
         self.accepted.append(
             Accepted(event, source, self.state.phase, revealed(self.state, new_state), self.state)
         )
@@ -527,7 +595,7 @@ class Host:
                 self._journal.retry()
             if on_idle is not None:
                 on_idle()
-            for hook in self.events.on_idle:
+            for hook in list(self.events.on_idle):  # a hook may remove itself
                 hook()
             self.screen.refresh()
 
