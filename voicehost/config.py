@@ -171,6 +171,7 @@ SCORING_PRESETS: dict[str, dict[str, float]] = {
     "club": {
         "win_red": 1.0,
         "win_black": 1.0,
+        "win_maniac": 1.0,
         "win_role_civilian": 0.0,
         "win_role_mafia": 0.0,
         "win_role_commissar": 0.3,
@@ -187,6 +188,7 @@ SCORING_PRESETS: dict[str, dict[str, float]] = {
     "fiim": {
         "win_red": 1.0,
         "win_black": 1.0,
+        "win_maniac": 1.0,
         "win_role_civilian": 0.0,
         "win_role_mafia": 0.0,
         "win_role_commissar": 0.0,

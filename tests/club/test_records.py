@@ -247,3 +247,17 @@ def test_the_evening_table_adds_up_the_games_of_the_evening(tmp_path: Path) -> N
 def test_the_sqlite_address_is_the_data_folder(tmp_path: Path) -> None:
     assert url_for("", tmp_path) == f"sqlite:///{tmp_path / 'club.sqlite'}"
     assert url_for("postgresql://u:p@h/db", tmp_path) == "postgresql+pg8000://u:p@h/db"
+
+
+def test_the_citys_maniac_who_wins_alone_gets_the_winners_points() -> None:
+    """A city game the Maniac won: the evening's table gives him the win, and nobody else."""
+    from voicehost import config
+    from voicehost.club.facts import no_marks, points_for, team_of
+
+    scoring = config.load(None).scoring.table()
+    seat = {"seat": 8, "role": "maniac", "fouls": 0, "at_table": True, "left": None}
+    won, _, _, points = points_for(seat, "maniac", scoring, no_marks(), {})  # type: ignore[arg-type]
+    assert team_of("maniac") == "maniac" and won and points == scoring["win_maniac"] > 0
+    mafia = {"seat": 2, "role": "mafia", "fouls": 0, "at_table": False, "left": "kill"}
+    won, _, _, points = points_for(mafia, "maniac", scoring, no_marks(), {})  # type: ignore[arg-type]
+    assert not won and points == scoring["loss"]

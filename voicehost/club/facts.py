@@ -22,6 +22,8 @@ from voicehost.host.replay import replay_journal
 from voicehost.host.votes import voter_lines, voters_in
 
 BLACK_ROLES = ("mafia", "don")
+#: The teams a game can be won by: the town, the mafia, and the city's Maniac, who plays alone.
+TEAMS = ("red", "black", "maniac")
 
 
 class Mark(TypedDict):
@@ -85,6 +87,8 @@ class GameFacts(TypedDict):
 def team_of(role: str | None) -> str | None:
     if role is None:
         return None
+    if role == "maniac":
+        return "maniac"
     return "black" if role in BLACK_ROLES else "red"
 
 
@@ -102,7 +106,7 @@ def points_for(
     total = 0.0
     if won:
         total += scoring[f"win_{team}"] + scoring.get(f"win_role_{seat['role']}", 0.0)
-    elif winner in ("red", "black"):
+    elif winner in TEAMS:
         total += scoring["loss"]
     if marks["best_player"] == number:
         total += scoring["best_player"]
