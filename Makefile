@@ -16,7 +16,8 @@ APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-uti
 # cffi wheel for armv7l, so Debian's builds are used and the venv sees them: nothing is compiled.
 # gcc is the fallback for a package with neither a wheel nor a Debian build (docs/RASPBERRY_PI.md).
 ifneq ($(filter aarch64 armv7l armv6l,$(shell uname -m)),)
-APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi python3-aiohttp gcc
+APT_PACKAGES += python3-numpy python3-evdev python3-yaml python3-cffi python3-aiohttp \
+  python3-matplotlib gcc
 VENV_FLAGS := --system-site-packages
 endif
 
@@ -46,8 +47,10 @@ venv: .stamp-venv
 	$(BIN)/pip install -q -e .
 	@touch $@
 
-# The web face's browser tests: Debian's chromium and its driver (no browser download at test time).
-TEST_APT_PACKAGES := chromium chromium-driver
+# The web face's browser tests: Debian's chromium and its driver (no browser download at test
+# time); the club's tests start a throw-away PostgreSQL server of their own
+# (tests/club/pgserver.py).
+TEST_APT_PACKAGES := chromium chromium-driver postgresql
 
 dev: .stamp-dev
 .stamp-dev: .stamp-venv requirements-test.txt
@@ -90,8 +93,11 @@ typecheck: dev
 pytest: dev
 	$(BIN)/pytest -q
 
+# Every bench, each checking its targets (docs/PERFORMANCE.md); fails when any target is missed.
 bench: dev
-	for b in bench/bench_*.py; do $(BIN)/python $$b || exit 1; done
+	@missed=""; for b in bench/bench_*.py; do echo "== $$b"; \
+	  $(BIN)/python $$b || missed="$$missed $$b"; done; \
+	if [ -n "$$missed" ]; then echo "targets missed:$$missed"; exit 1; fi
 
 # kill -9 of a real host at many random moments, each resumed and finished (SOAK_KILLS=40).
 soak: dev

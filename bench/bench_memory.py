@@ -7,8 +7,12 @@ play`, with every announcement rendered to audio (the audio cache filled and loa
 output recording the game's timeline), while the stop-word Listener runs on the model (default:
 the Korean test model from requirements-test.txt) fed by the ALSA file device's microphone.
 Prints the process's peak RSS (VmHWM) after each stage, so the growth of each stage is what it
-takes. Goal: the host without the model stays far below 600 MB, so that with the small Russian
-model (documented at about 300 MB) it fits a 1 GB Raspberry Pi.
+takes. Then ``voicehost demo --no-play`` (a whole scripted game rendered to a WAV) runs in a
+child process, whose peak RSS is read when it has exited.
+
+Targets (it exits 1 when one is missed): the host's memory beyond the speech model (the peak
+less what loading the model added) <= 120 MB, so that with the small Russian model (about
+300 MB) it fits a 1 GB Raspberry Pi; ``demo`` peak <= 150 MiB.
 """
 
 from __future__ import annotations
@@ -19,6 +23,10 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from benchkit import Targets  # noqa: E402
 
 STAGES: list[tuple[str, float]] = []
 
@@ -84,7 +92,47 @@ def main() -> int:
         (name, mb - before) for (name, mb), (_, before) in zip(STAGES[1:], STAGES, strict=False)
     ]
     print("what takes it: " + ", ".join(f"{name}: +{mb:.0f} MB" for name, mb in growth))
-    return 0 if result.host.over and not result.errors else 1
+    model_growth = next(mb for name, mb in growth if name.startswith("speech model loaded"))
+    beyond = STAGES[-1][1] - model_growth
+    demo = demo_peak_mib(scratch)
+    print(f"voicehost demo --no-play: peak RSS {demo:.0f} MiB")
+    targets = Targets()
+    targets.check("whole game played", "over" if result.host.over else "NOT over",
+                  result.host.over and not result.errors)  # fmt: skip
+    targets.check(
+        "host memory beyond the speech model <= 120 MB", f"{beyond:.0f} MB", beyond <= 120
+    )
+    targets.check("demo peak <= 150 MiB", f"{demo:.0f} MiB", demo <= 150)
+    return targets.exit_code()
+
+
+def demo_peak_mib(scratch: Path) -> float:
+    """Run `voicehost demo --no-play` and return its peak RSS (MiB): its VmHWM, read until it
+    exits (the children's ru_maxrss would count this process's memory at the fork)."""
+    import subprocess
+
+    voicehost = Path(sys.executable).parent / "voicehost"
+    settings = scratch / "config.yaml"  # the defaults, with the audio cache built above
+    settings.write_text("", encoding="utf-8")
+    demo = subprocess.Popen(
+        [str(voicehost), "--config", str(settings), "demo", "--no-play", "--out",
+         str(scratch / "demo.wav")],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=scratch,
+    )  # fmt: skip
+    peak = 0.0
+    while demo.poll() is None:
+        try:
+            started = b"demo" in Path(f"/proc/{demo.pid}/cmdline").read_bytes()  # exec'ed yet?
+            status = Path(f"/proc/{demo.pid}/status").read_text()
+        except OSError:
+            break
+        for line in status.splitlines():
+            if line.startswith("VmHWM:") and started:
+                peak = max(peak, int(line.split()[1]) / 1024)
+        time.sleep(0.01)
+    if demo.wait() != 0:
+        raise SystemExit("voicehost demo failed")
+    return peak
 
 
 if __name__ == "__main__":

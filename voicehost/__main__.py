@@ -2,6 +2,9 @@
 
 Each subcommand lives in ``voicehost/cli/<name>.py`` (listed in ``voicehost.cli.SUBCOMMANDS``)
 and exposes ``register(subparsers) -> None``; the parser it adds sets ``func(args) -> int``.
+Only the subcommand being run is imported and registered in full; the others are their name
+and their line of help (``text(name)``, the book's ``cli`` section), so ``voicehost --help``
+imports no implementation (numpy, curses, the rules, the config loader) at all.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from voicehost.cli.texts import text
 from voicehost.errors import ConfigErrors, VoicehostError
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv``: the chosen subcommand in full, the others by name and help."""
     parser = argparse.ArgumentParser(
         prog="voicehost",
         description=text("main.description"),
@@ -35,9 +39,27 @@ def build_parser() -> argparse.ArgumentParser:
         help=text("main.config"),
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    chosen = chosen_subcommand(sys.argv[1:] if argv is None else argv)
     for name in cli.SUBCOMMANDS:
-        importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
+        if name == chosen:
+            importlib.import_module(f"{cli.__name__}.{name}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=text(name))
     return parser
+
+
+def chosen_subcommand(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` runs (the first word that is not an option), or None."""
+    words = iter(argv)
+    for word in words:
+        if len(word) > 2 and "--config".startswith(word):  # argparse takes `--conf` too
+            next(words, None)  # its value, which may be any word
+        elif word == "--":
+            word = next(words, "")
+            return word if word in cli.SUBCOMMANDS else None
+        elif not word.startswith("-"):
+            return word if word in cli.SUBCOMMANDS else None
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -46,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # argparse says «usage:», «invalid choice» and the like through its module's gettext
     # function: in a Russian game they are said from the book.
     argparse._ = texts.argparse_words  # type: ignore[attr-defined]  # argparse's gettext hook
-    parser = build_parser()
+    parser = build_parser(words)
     args = parser.parse_args(words)
     if getattr(args, "func", None) is None:
         parser.print_help()

@@ -245,3 +245,106 @@ def position_after_cuts(position: int, cuts: Sequence[Cut]) -> int:
             break
         moved -= min(cut.removed, position - cut.position)
     return moved
+
+
+def loudness_window_dbfs(samples: Samples) -> np.float32:
+    """The RMS level of ``samples`` as one window, in dBFS (-inf for digital silence)."""
+    energy = np.mean(samples.astype(np.float64) ** 2)
+    with np.errstate(divide="ignore"):
+        return np.float32(10.0 * np.log10(energy))
+
+
+class SilenceSqueezer:
+    """``compress_silences`` for audio that comes block by block (a game's timeline as it is
+    rendered): the same cuts and the same samples kept, holding at most ``longest_seconds``
+    of silence in memory instead of the whole game.
+
+    ``feed(block)`` returns the samples that can be written now; ``finish()`` the rest.
+    ``cuts`` are the stretches removed (positions of the original, as ``compress_silences``
+    gives them); ``frames`` counts the samples fed.
+    """
+
+    def __init__(
+        self,
+        rate: int,
+        longest_seconds: float,
+        threshold_dbfs: float = -55.0,
+        window_seconds: float = 0.01,
+    ) -> None:
+        self.rate = rate
+        self.window = max(1, round(window_seconds * rate))
+        self.keep = round(longest_seconds * rate / 2)
+        self.threshold = threshold_dbfs
+        self.cuts: list[Cut] = []
+        self.frames = 0
+        self._pending = np.zeros(0, dtype=np.float32)  # less than one window, not yet judged
+        self._run_start: int | None = None  # first sample of the silence being heard
+        self._run_length = 0
+        self._tail: list[Samples] = []  # the silence after its first `keep` samples, at most
+        self._tail_length = 0  # `keep` of its last samples (the rest is cut)
+
+    def feed(self, samples: Samples) -> Samples:
+        """The samples of ``samples`` (and of earlier blocks) that are kept, in order."""
+        self.frames += len(samples)
+        data = np.concatenate([self._pending, samples]) if len(self._pending) else samples
+        whole = len(data) // self.window * self.window
+        self._pending = data[whole:].copy()
+        if whole == 0:
+            return np.zeros(0, dtype=np.float32)
+        windows = data[:whole].astype(np.float64).reshape(-1, self.window)
+        with np.errstate(divide="ignore"):
+            levels = (10.0 * np.log10(np.mean(windows**2, axis=1))).astype(np.float32)
+        quiet = levels < self.threshold
+        start = self.frames - len(samples) - (len(data) - len(samples))  # of data[0]
+        out: list[Samples] = []
+        index = 0
+        while index < len(quiet):
+            same = index + 1
+            while same < len(quiet) and quiet[same] == quiet[index]:
+                same += 1
+            piece = data[index * self.window : same * self.window]
+            if quiet[index]:
+                self._silence(start + index * self.window, piece, out)
+            else:
+                self._end_silence(out)
+                out.append(piece)
+            index = same
+        return np.concatenate(out).astype(np.float32) if out else np.zeros(0, dtype=np.float32)
+
+    def finish(self) -> Samples:
+        """What is left: the end of a silence in progress and the last part-window."""
+        out: list[Samples] = []
+        pending, self._pending = self._pending, np.zeros(0, dtype=np.float32)
+        if 0 < self.frames < self.window:  # shorter than a window: judged whole, as a clip is
+            level = loudness_window_dbfs(pending)
+            if level < self.threshold:
+                self._silence(0, pending, out)
+                pending = pending[:0]
+        self._end_silence(out)
+        out.append(pending)
+        return np.concatenate(out).astype(np.float32)
+
+    def _silence(self, position: int, piece: Samples, out: list[Samples]) -> None:
+        if self._run_start is None:
+            self._run_start, self._run_length = position, 0
+        head = max(0, min(len(piece), self.keep - self._run_length))
+        if head:
+            out.append(piece[:head])  # a silence's first `keep` samples always stay
+        self._run_length += len(piece)
+        if head < len(piece):
+            self._tail.append(piece[head:])
+            self._tail_length += len(piece) - head
+            while self._tail and self._tail_length - len(self._tail[0]) >= self.keep:
+                self._tail_length -= len(self._tail.pop(0))
+
+    def _end_silence(self, out: list[Samples]) -> None:
+        if self._run_start is None:
+            return
+        tail = np.concatenate(self._tail) if self._tail else np.zeros(0, dtype=np.float32)
+        if self._run_length > 2 * self.keep:
+            removed = self._run_length - 2 * self.keep
+            self.cuts.append(Cut(self._run_start + self.keep, removed))
+            tail = tail[len(tail) - self.keep :] if self.keep else tail[:0]
+        out.append(tail)
+        self._run_start, self._run_length = None, 0
+        self._tail, self._tail_length = [], 0

@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from voicehost import yamltext
 from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
@@ -160,6 +161,84 @@ class StorageSettings:
     protocol_dir: str = "protocols"
 
 
+#: Points of a game for the evening and the season, by scoring preset (docs/CLUB.md). A
+#: winner gets ``win_<team>`` and ``win_role_<role>`` on top; ``best_player`` and ``best_move``
+#: go with the host's marks; a penalty mark without points of its own costs ``penalty``; a
+#: player who left disqualified (or removed) gets ``disqualified``; ``game_score_lines`` weighs
+#: the FIIM game's own best-move and penalty lines (1: counted as they are, 0: not at all).
+#: The referee's extra points are added as given.
+SCORING_PRESETS: dict[str, dict[str, float]] = {
+    "club": {
+        "win_red": 1.0,
+        "win_black": 1.0,
+        "win_maniac": 1.0,
+        "win_role_civilian": 0.0,
+        "win_role_mafia": 0.0,
+        "win_role_commissar": 0.3,
+        "win_role_doctor": 0.0,
+        "win_role_don": 0.0,
+        "win_role_sheriff": 0.0,
+        "loss": 0.0,
+        "best_player": 0.3,
+        "best_move": 0.3,
+        "penalty": -0.5,
+        "disqualified": -0.5,
+        "game_score_lines": 0.0,
+    },
+    "fiim": {
+        "win_red": 1.0,
+        "win_black": 1.0,
+        "win_maniac": 1.0,
+        "win_role_civilian": 0.0,
+        "win_role_mafia": 0.0,
+        "win_role_commissar": 0.0,
+        "win_role_doctor": 0.0,
+        "win_role_don": 0.0,
+        "win_role_sheriff": 0.0,
+        "loss": 0.0,
+        "best_player": 0.0,
+        "best_move": 0.0,
+        "penalty": -0.5,
+        "disqualified": 0.0,
+        "game_score_lines": 1.0,
+    },
+}
+
+
+@dataclass(frozen=True)
+class ClubSettings:
+    """The club's records: players' names, the evening, the season's database."""
+
+    database: str = ""
+    """"" keeps the club's records in SQLite in ``data_dir``; ``postgresql://user:password@host/db``
+    sends every table's games to one PostgreSQL server (docs/CLUB.md)."""
+    table: str = ""
+    """This table's name in the club's records ("" = the machine's host name)."""
+    season: str = ""
+    """The season a game counts for ("" = the year it was played)."""
+    data_dir: str = "club"
+    """The evening, the outbox and the SQLite database (relative to this file's folder)."""
+    voice_names: bool = False
+    """Say the player's name after the seat number (espeak-ng or a recorded voice pack)."""
+    marks: bool = False
+    """After each game, ask for the marks: best player, best move, extra points, penalties."""
+    sync_timeout_seconds: float = bounded(0.5, 60, 3)
+    """How long a table waits for the club's server before it keeps a game in the outbox."""
+
+
+@dataclass(frozen=True)
+class ScoringSettings:
+    """Points for the evening's table and the season (docs/CLUB.md)."""
+
+    preset: str = choices("club", "fiim", default="club")
+    points: dict[str, float] = field(default_factory=dict)
+    """Entries that replace the preset's (``win_red: 1.5``)."""
+
+    def table(self) -> dict[str, float]:
+        """The points of every entry: the preset's, with this file's changes."""
+        return {**SCORING_PRESETS[self.preset], **self.points}
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything config.yaml holds."""
@@ -178,6 +257,8 @@ class Settings:
     private: PrivateSettings = field(default_factory=PrivateSettings)
     web: WebSettings = field(default_factory=WebSettings)
     storage: StorageSettings = field(default_factory=StorageSettings)
+    club: ClubSettings = field(default_factory=ClubSettings)
+    scoring: ScoringSettings = field(default_factory=ScoringSettings)
     base_dir: str = field(default=".", metadata={"internal": True})
     ruleset_text: str = field(default="", metadata={"internal": True})  # rules.file's text
 
@@ -248,6 +329,8 @@ STORAGE_ENVIRONMENT = {
     "VOICEHOST_JOURNAL_DIR": "journal_dir",
     "VOICEHOST_PROTOCOL_DIR": "protocol_dir",
 }
+#: ... and the club's data (the evening, the outbox, the SQLite file).
+CLUB_ENVIRONMENT = {"VOICEHOST_CLUB_DIR": "data_dir"}
 
 
 def _from_environment(settings: Settings) -> Settings:
@@ -256,6 +339,13 @@ def _from_environment(settings: Settings) -> Settings:
         for variable, name in STORAGE_ENVIRONMENT.items()
         if os.environ.get(variable)
     }
+    club: dict[str, Any] = {
+        name: os.environ[variable]
+        for variable, name in CLUB_ENVIRONMENT.items()
+        if os.environ.get(variable)
+    }
+    if club:
+        settings = dataclasses.replace(settings, club=dataclasses.replace(settings.club, **club))
     if not changes:
         return settings
     return dataclasses.replace(settings, storage=dataclasses.replace(settings.storage, **changes))
@@ -287,7 +377,7 @@ def loads(text: str, base_dir: str | Path = ".", *, rules_file: bool = True) -> 
     """Parse config text; every problem raises ConfigError naming key and line (rules.file is
     read and checked unless ``rules_file`` is False: see ``load``)."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamltext.compose(text)
     except yaml.reader.ReaderError as exc:
         raise ConfigError(
             "(file)",
@@ -435,10 +525,15 @@ def _key(node: yaml.Node, prefix: str) -> str:
 
 
 def _plain(node: yaml.ScalarNode, key: str) -> Any:
-    """A scalar's value as YAML reads it (``10`` is a number, ``true`` a boolean)."""
+    """A scalar's value as YAML reads it (``10`` is a number, ``true`` a boolean).
+
+    A plain scalar's tag is resolved from its text; a quoted one with a `!!` tag (rare) is read
+    as a document of its own, as a value written plainly would be."""
     try:
+        if yamltext.is_plain(node):
+            return yamltext.plain_value(node.value)
         return yaml.safe_load(node.value)
-    except (yaml.YAMLError, ValueError, TypeError, RecursionError) as exc:
+    except (yaml.YAMLError, ValueError, TypeError, OverflowError) as exc:
         raise ConfigError(
             key,
             _line(node),
@@ -507,7 +602,7 @@ def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
         if not isinstance(value_node, yaml.ScalarNode):
             raise ConfigError(item_key, _line(value_node), "must be a single value")
         parsed_key = _scalar(key_type, _plain(key_node, item_key), item_key, _line(key_node))
-        raw = _plain(value_node, item_key) if value_node.style is None else value_node.value
+        raw = _plain(value_node, item_key) if yamltext.is_plain(value_node) else value_node.value
         result[parsed_key] = _scalar(value_type, raw, item_key, _line(value_node))
     return result
 
@@ -582,6 +677,29 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             "timers.warning_seconds",
             _find_line(root, "timers.warning_seconds"),
             f"must be shorter than the shortest speech ({shortest} s); 0 turns the warning off",
+        )
+    known_points = SCORING_PRESETS["club"]
+    for entry in settings.scoring.points:
+        if entry not in known_points:
+            raise ConfigError(
+                f"scoring.points.{entry}",
+                _find_line(root, f"scoring.points.{entry}"),
+                f"not a scoring entry; use one of: {', '.join(known_points)}",
+            )
+    for entry, value in settings.scoring.points.items():
+        if not -100 <= value <= 100:
+            raise ConfigError(
+                f"scoring.points.{entry}",
+                _find_line(root, f"scoring.points.{entry}"),
+                f"{value} is out of range; allowed: -100 to 100",
+            )
+    database = settings.club.database
+    if database and not database.startswith(("postgresql://", "postgres://", "sqlite:///")):
+        raise ConfigError(
+            "club.database",
+            _find_line(root, "club.database"),
+            f"{database!r} is not a database address; leave it empty for the table's own SQLite "
+            "file, or give postgresql://USER:PASSWORD@HOST/DATABASE (docs/CLUB.md)",
         )
     for key_name, key_value in settings.keypad.keymap.items():
         allowed = {

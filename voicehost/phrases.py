@@ -34,6 +34,7 @@ placeholder ``i``), ``num.<m|f|n>.<n>``, ``form.<noun form>``, ``word.<name>``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -43,8 +44,9 @@ from typing import Any, Protocol
 
 import yaml
 
+from voicehost import yamltext
 from voicehost.errors import ConfigErrors, VoicehostError
-from voicehost.ports import Segment, Utterance
+from voicehost.ports import Pause, Segment, Utterance
 
 DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
 """Where the books live: ``<repo>/phrases``."""
@@ -307,7 +309,7 @@ def _read_book(language: str, folder: Path) -> tuple[Path, yaml.Node]:
             f"(available: {available}); set `language:` in config.yaml to one of them"
         )
     try:
-        node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        node = yamltext.compose(path.read_text(encoding="utf-8"))
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = f"line {mark.line + 1}" if mark is not None else "unknown line"
@@ -586,7 +588,8 @@ class PhraseBook:
                 text, spoken = self._speak(key, placeholder, _value(key, placeholder, values))
                 texts.append(text)
                 segments.extend(spoken)
-        return Utterance(key, "".join(texts), tuple(segments))
+        text = "".join(texts)
+        return Utterance(key, text, with_pauses(text, segments))
 
     def error(self, code: str, params: Mapping[str, Any] | None = None) -> str:
         """The screen text of error ``code`` (numbers in digits, nouns agreeing)."""
@@ -807,3 +810,43 @@ def _number_list(key: str, placeholder: Placeholder, value: Any) -> list[int]:
     if not numbers:
         raise PhraseBookError(f"{key}: {{{placeholder.name}:list}} got an empty list")
     return numbers
+
+
+_SENTENCE_END = re.compile(r"[.!?]")
+_CLAUSE_END = re.compile(r"[,:;—–-]")
+
+
+def with_pauses(text: str, segments: list[Segment]) -> tuple[Segment, ...]:
+    """``segments`` with the pause ``text`` (their announcement) has after each: found once,
+    here, where the text is built, by where each piece's words stand in it."""
+    folded = text.casefold()
+    cursor = 0
+    spans: list[tuple[int, int] | None] = []
+    for segment in segments:
+        shown_text = segment.shown
+        found = folded.find(shown_text.casefold(), cursor)
+        if found < 0:
+            spans.append(None)
+            continue
+        spans.append((found, found + len(shown_text)))
+        cursor = found + len(shown_text)
+    paused: list[Segment] = []
+    for index, segment in enumerate(segments):
+        if index == len(segments) - 1:
+            pause = Pause.END
+        else:
+            here, after = spans[index], spans[index + 1]
+            boundary = text[here[1] - 1 : after[0]] if here and after else ""
+            pause = _pause_of(boundary)
+        paused.append(dataclasses.replace(segment, pause_after=pause))
+    return tuple(paused)
+
+
+def _pause_of(boundary: str) -> Pause:
+    if "…" in boundary:
+        return Pause.COUNT
+    if _SENTENCE_END.search(boundary):
+        return Pause.SENTENCE
+    if _CLAUSE_END.search(boundary):
+        return Pause.CLAUSE
+    return Pause.WORD

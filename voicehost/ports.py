@@ -21,6 +21,16 @@ class Clock(Protocol):
     def now(self) -> float: ...
 
 
+class Pause(StrEnum):
+    """What the text has after a segment of an announcement; the speaker makes it a silence."""
+
+    WORD = "word"  # between pieces of one clause («игроку номер» | «пять»)
+    CLAUSE = "clause"  # a comma, colon, semicolon or dash
+    SENTENCE = "sentence"  # the end of a sentence (. ! ?)
+    COUNT = "count"  # «…»: a word of the count «Раз… два… три!»
+    END = "end"  # the announcement's last piece
+
+
 @dataclass(frozen=True)
 class Segment:
     """One cacheable piece of an announcement: a fixed text, or the words of one number.
@@ -28,12 +38,15 @@ class Segment:
     ``key`` names the piece for voice packs and the cache (e.g. ``"day.speech_nomination#0"``,
     ``"num.m.5"``); ``text`` is what is spoken, given to the synthesiser as it is (a stressed
     word may be espeak-ng phonemes, ``[[g'olVsa]]``); ``display`` is the same piece as a person
-    reads it, when it differs from ``text`` (empty otherwise).
+    reads it, when it differs from ``text`` (empty otherwise). ``pause_after`` is what the
+    announcement's text has after the piece (``PhraseBook.render`` reads it from the text it
+    builds, once), so the speaker never searches the text again.
     """
 
     key: str
     text: str
     display: str = ""
+    pause_after: Pause = Pause.WORD
 
     @property
     def shown(self) -> str:

@@ -58,7 +58,8 @@ def test_the_units_command_line_is_one_voicehost_understands(tmp_path: Path) -> 
     config = write_config(tmp_path)
     command = voicehost_command(config)
     start = command.index("--config")
-    args = build_parser().parse_args(list(command[start:]))
+    argv = list(command[start:])
+    args = build_parser(argv).parse_args(argv)
     assert args.command == "play" and args.resume_or_start
     assert Path(args.config) == config
 

@@ -40,7 +40,7 @@ def record(preset: str, lines: list[str]) -> tuple[list[str], list[Any], int, in
             command = feed()
             if command is None or table.host.over:
                 break
-            table.run_on_loop(command.handler)  # type: ignore[union-attr]
+            table.run_on_loop(lambda command=command: table.host.handle(command))
             board.wait_for(table.web.server.board_frame)
         pages = fetch_everything(table.base)
         board.stop()

@@ -58,7 +58,7 @@ def test_the_game_goes_on_through_a_dead_server_and_bad_browsers(tmp_path: Path)
                 while not table.web.server.serving() and time.monotonic() < deadline:
                     time.sleep(0.01)
                 asyncio.run(misbehave(table.base))
-            table.run_on_loop(command.handler)  # type: ignore[union-attr]
+            table.run_on_loop(lambda command=command: table.host.handle(command))
         assert table.host.over and feed.errors == []
         assert table.web.server.restarts == 1
         assert board.closed.wait(5)  # its server went away...

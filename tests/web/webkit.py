@@ -19,7 +19,7 @@ from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
-from voicehost.host.commands import Deliver, Quit
+from voicehost.host.commands import Quit
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.testing.clocked import wait_timer
@@ -51,8 +51,19 @@ class WebTable:
     def run_on_loop(self, action) -> None:  # noqa: ANN001
         """Run ``action`` on the loop's thread and wait until its frames are published."""
         done = threading.Event()
-        self.host.post(Deliver(action))
-        self.host.post(Deliver(done.set))
+        turns = iter([action, done.set])  # the action; a turn later its frames are published
+
+        def on_loop() -> None:
+            step = next(turns, None)
+            if step is None:
+                return
+            if step is done.set:
+                self.host.events.on_idle.remove(on_loop)
+            step()
+
+        # First among the hooks, so the face publishes the action's frames in the same turn;
+        # the loop turns at least every 0.25 s.
+        self.host.events.on_idle.insert(0, on_loop)
         end = time.monotonic() + 10
         while not done.wait(0.01):  # the loop ends with the game: its last command was run
             if not self.thread.is_alive():

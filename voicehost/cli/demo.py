@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -55,13 +54,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the demo game into a WAV file, print its transcript, play it if there is a card."""
     from voicehost.cli import wiring
-    from voicehost.clips import (
-        Cut,
-        compress_silences,
-        position_after_cuts,
-        read_wav,
-        write_wav,
-    )
+    from voicehost.clips import SilenceSqueezer, position_after_cuts, read_wav
     from voicehost.phrases import PhraseBook
 
     settings = with_pack(config.load(args.config), args.pack)
@@ -69,31 +62,30 @@ def run(args: argparse.Namespace) -> int:
     if settings.voice.engine == "text":
         raise VoicehostError(book.screen("demo_needs_voice"))
     lines = _read_script(args.script, book)
-    with tempfile.TemporaryDirectory(prefix="voicehost-demo-") as folder:
-        raw_path = Path(folder) / "game.wav"
-        recording = wiring.make_recording(settings, raw_path, book=book, quiet=True)
-        output, clock = recording["speaker"], recording["clock"]
-        result = run_paced(lines, settings, output, clock, book)
-        output.close()
-        game = read_wav(raw_path)
-    cuts: list[Cut] = []
-    audio = game
-    if args.max_silence > 0:
-        audio, cuts = compress_silences(game, args.max_silence)
-    write_wav(audio, args.out)
+    rate = settings.audio.sample_rate
+    # The timeline is squeezed as it is rendered: no whole game in memory, no WAV read back.
+    squeezer = SilenceSqueezer(rate, args.max_silence) if args.max_silence > 0 else None
+    recording = wiring.make_recording(settings, args.out, book=book, quiet=True, squeezer=squeezer)
+    output, clock = recording["speaker"], recording["clock"]
+    result = run_paced(lines, settings, output, clock, book)
+    output.close()
+    cuts = squeezer.cuts if squeezer is not None else []
+    game_frames = squeezer.frames if squeezer is not None else output.mixer.position
+    kept = game_frames - sum(cut.removed for cut in cuts)
     voice_starts = [p.start for p in output.placements() if p.lane == "voice"]
     for said, start in zip(result.transcript, voice_starts, strict=False):
-        print(f"{_clock(position_after_cuts(start, cuts) / audio.rate)}  {said}")
+        print(f"{_clock(position_after_cuts(start, cuts) / rate)}  {said}")
     written = {
         "path": args.out,
-        "seconds": round(audio.duration),
-        "minutes": round(game.duration / 60),
+        "seconds": round(kept / rate),
+        "minutes": round(game_frames / rate / 60),
         "count": len(result.transcript),
     }
     print("\n" + book.screen("demo_written", written))
     for error in result.errors:
         print(f"  {error}", file=sys.stderr)
     if not args.no_play:
+        audio = read_wav(args.out)
         _play(audio.samples, audio.rate, settings.audio.output_device, book)
     return 1 if result.errors else 0
 

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from voicehost import config
-from voicehost.cli import session
 from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 from voicehost.game.rules import PRESETS
@@ -32,6 +31,7 @@ def register(subparsers: Any) -> None:
         help=text("play.preset"),
     )
     parser.add_argument("--journal", type=Path, help=text("play.journal"))
+    parser.add_argument("--roster", type=Path, help=text("play.roster"))
     parser.add_argument("--text", action="store_true", help=text("play.text"))
     parser.add_argument("--plain", action="store_true", help=text("play.plain"))
     parser.add_argument("--audio-out", type=Path, help=text("play.audio_out"))
@@ -96,6 +96,10 @@ def settings_for(args: argparse.Namespace, *, journal: bool = False) -> config.S
 
 def run(args: argparse.Namespace) -> int:
     settings = settings_for(args)
+    if args.script is None and not args.text and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # answered on the other core while the game is being set up
     if args.script is not None:
         return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
     resume = False
@@ -107,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
     elif journal is None:
         journal = offer_resume(settings, sys.stdin)
         resume = journal is not None
+    from voicehost.cli import session
+
+    names = None if resume else starting_names(settings, args.roster)
     return session.play(
         settings,
         journal_path=journal or session.new_journal_path(settings),
@@ -115,9 +122,25 @@ def run(args: argparse.Namespace) -> int:
         plain=args.plain,
         audio_out=args.audio_out,
         set_aside=set_aside,
+        names=names,
         web=args.web or settings.web.enabled,
         web_required=args.web,
     )
+
+
+def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, str]:
+    """The names a new game starts with: the roster's, else the open evening's last game's."""
+    from voicehost.host.names import NameRefused, from_record, read_roster
+
+    players = settings.game.players
+    if roster is not None:
+        try:
+            return dict(read_roster(roster, players))
+        except NameRefused as exc:
+            raise VoicehostError(exc.in_words(PhraseBook.load(settings.language))) from exc
+    from voicehost.club import evening, records
+
+    return dict(from_record(evening.carried_names(records.data_dir(settings)), players))
 
 
 def boot_journal(settings: config.Settings) -> tuple[Path | None, list[str]]:

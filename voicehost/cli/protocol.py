@@ -8,16 +8,14 @@ import argparse
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voicehost.cli.play import settings_for
 from voicehost.cli.texts import text
-from voicehost.errors import VoicehostError
-from voicehost.host import protocol, scores
-from voicehost.host.journal import newest_game
-from voicehost.host.protocol import ExtraPoints
-from voicehost.host.replay import Replayed, replay_journal
-from voicehost.phrases import PhraseBook
+
+if TYPE_CHECKING:  # imported when the command runs: `voicehost protocol --help` stays cheap
+    from voicehost.host.protocol import ExtraPoints
+    from voicehost.host.replay import Replayed
+    from voicehost.phrases import PhraseBook
 
 
 def register(subparsers: Any) -> None:
@@ -36,6 +34,15 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from voicehost.cli.play import settings_for
+    from voicehost.errors import VoicehostError
+    from voicehost.host import protocol, scores
+    from voicehost.host.journal import names_in, newest_game
+    from voicehost.host.names import from_record
+    from voicehost.host.replay import replay_journal
+    from voicehost.host.votes import voters_in
+    from voicehost.phrases import PhraseBook
+
     settings = settings_for(args, journal=True)
     folder = settings.path(settings.storage.journal_dir)
     path = Path(args.journal) if args.journal else newest_game(folder)
@@ -53,7 +60,10 @@ def run(args: argparse.Namespace) -> int:
         extra = enter_points(replayed, extra, book, path.stem, lines, _tell)
         scores.save(extra_path, extra, book)
         _tell(book.screen("score_saved", {"path": extra_path}))
-    data = protocol.build(replayed.state, extra)
+    players = replayed.settings.game.players
+    data = protocol.build(
+        replayed.state, extra, from_record(names_in(path), players), voters_in(path)
+    )
     print(protocol.to_json(data) if args.json else protocol.to_table(data, book))
     try:
         json_path, text_path = protocol.write(data, protocol_dir, path.stem, book)
@@ -74,6 +84,9 @@ def enter_points(
 ) -> list[ExtraPoints]:
     """Read ``SEAT POINTS COMMENT`` lines until an empty one (or the end of input); a wrong
     line is refused with its reason and the referee types it again. Returns the points kept."""
+    from voicehost.errors import VoicehostError
+    from voicehost.host import scores
+
     rules = replayed.settings.game
     if rules.rules.preset != "fiim":
         raise VoicehostError(book.screen("score_not_fiim"))
@@ -110,6 +123,8 @@ def enter_points(
 
 
 def _taken_line(entry: ExtraPoints, book: PhraseBook) -> str:
+    from voicehost.host import protocol
+
     shown = protocol.points(entry["points"], sign=True)
     comment = entry["comment"] or "—"
     return book.screen("score_taken", {**entry, "points": shown, "comment": comment})

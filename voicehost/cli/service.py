@@ -44,6 +44,12 @@ STATE_DIRECTORY = "voicehost"
 STATE_ROOT = Path("/var/lib")
 JOURNAL_DIR = f"%S/{STATE_DIRECTORY}/journals"
 PROTOCOL_DIR = f"%S/{STATE_DIRECTORY}/protocols"
+CLUB_DIR = f"%S/{STATE_DIRECTORY}/club"  # the evening, the outbox, the club's SQLite file
+
+
+SERVICE_NICE = -10
+"""The host's CPU priority as a service (``Nice=`` of the unit); the real-time benches
+(bench/benchkit.py) run with it too, so their figures are the Pi's."""
 
 
 @dataclass(frozen=True)
@@ -141,8 +147,13 @@ StateDirectory={STATE_DIRECTORY}
 StateDirectoryMode=0700
 Environment=VOICEHOST_JOURNAL_DIR={JOURNAL_DIR}
 Environment=VOICEHOST_PROTOCOL_DIR={PROTOCOL_DIR}
+Environment=VOICEHOST_CLUB_DIR={CLUB_DIR}
 UMask=0077
 ExecStart={exec_start}
+# Timed cues and the keypad come before whatever else the Pi runs (the benches run so too).
+Nice={SERVICE_NICE}
+IOSchedulingClass=best-effort
+IOSchedulingPriority=0
 Restart=on-failure
 RestartSec=3
 # SIGINT lets the host close the keypad and the sound card; the journal is already on disk.

@@ -7,7 +7,7 @@ import logging
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,7 @@ from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Deliver, VoiceStop
+from voicehost.host.commands import Notice, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
@@ -84,7 +84,7 @@ class ScreenNotices(logging.Handler):
         if self.host is None:
             self.screen.message(text)  # still setting up, on the loop's own thread
         else:
-            self.host.post(Deliver(lambda: self.screen.message(text)))
+            self.host.post(Notice(text))
 
 
 def write_protocol(host: Host) -> str:
@@ -94,7 +94,14 @@ def write_protocol(host: Host) -> str:
     folder = host.settings.path(host.settings.storage.protocol_dir)
     try:
         json_path, text_path = protocol_module.write(
-            protocol_module.build(host.state), folder, stem, host.book
+            protocol_module.build(
+                host.state,
+                names=host.names.as_dict(),
+                voters=[voters for _, voters in host.voter_lists],
+            ),
+            folder,
+            stem,
+            host.book,
         )
     except protocol_module.ProtocolError as exc:
         return f"✗ {exc}"  # the game goes on: the journal still holds it
@@ -110,6 +117,7 @@ def play(
     plain: bool = False,
     audio_out: Path | None = None,
     set_aside: Sequence[str] = (),
+    names: Mapping[Any, str] | None = None,
     web: bool = False,
     web_required: bool = False,
 ) -> int:
@@ -120,6 +128,10 @@ def play(
     ``set_aside`` are the messages of journals the boot service could not resume: each is shown
     and logged, and the table hears once that the last game cannot go on.
     """
+    if not text_only and settings.voice.engine != "text":
+        from voicehost.voice_out.sound_probe import start_probe
+
+        start_probe()  # `play` started it already; `resume` starts it here
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()
@@ -169,6 +181,8 @@ def play(
         listener=listener,
         journal_path=journal_path,
         screen=screen,
+        names=names,
+        header=club_header(settings),
         **extras,
     )
     if listener is not None:
@@ -205,6 +219,9 @@ def play(
         host.resume()
     else:
         host.start()
+    from voicehost.club import records
+
+    records.warm_up(settings)
     if set_aside and not resume:
         host.announce("game.journal_set_aside")
     ui: CursesUI | PlainUI
@@ -241,6 +258,8 @@ def play(
         print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
         print(write_protocol(host))
+        print(after_game(host), flush=True)
+        finish_club_sending(settings, book)
     elif host.journal_path is None or not host.journal_path.is_file():
         # (a journal whose folder was deleted is written anew under a name of its own: the host
         # knows where; a path that is a folder now holds no game)
@@ -248,6 +267,83 @@ def play(
     else:
         print(book.screen("game_paused", {"journal": host.journal_path}))
     return 0
+
+
+def club_header(settings: Settings) -> dict[str, str]:
+    """The club's data for a new game's journal: this table, the open evening."""
+    from voicehost.club import records
+
+    return records.header_data(settings)
+
+
+def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
+    """After a finished game: the marks (``club.marks``), the club's record (outbox, then the
+    database; a server is never waited for) and the evening's table. Returns what to print."""
+    from voicehost.cli.evening import evening_report
+    from voicehost.club import evening, marks, records
+
+    settings, book = host.settings, host.book
+    journal = host.journal_path
+    if journal is None or not journal.exists():
+        return ""
+    if settings.club.marks:
+
+        def words(key: str, **params: Any) -> str:
+            return str(book.screen(key, params))
+
+        given = marks.ask(
+            settings.game.players,
+            lines if lines is not None else _typed_lines(),
+            lambda text: print(text, flush=True),
+            words,
+        )
+        try:
+            records.save_marks(records.marks_path(settings, journal.stem), given)
+        except OSError as exc:
+            log.warning("cannot keep the marks: %s", exc, extra=LOG_ONLY)
+    shown: list[str] = []
+    try:
+        recorded = records.record_finished(settings, journal, state=host.state)
+    except (VoicehostError, OSError) as exc:
+        log.warning("the club's record of %s: %s", journal, exc, extra=LOG_ONLY)
+        return "✗ " + book.screen("club_not_recorded", {"reason": str(exc)})
+    sent = recorded.sent
+    if sent is not None and sent.waiting:
+        shown.append(
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+        )
+    current = evening.current(records.data_dir(settings))
+    if current is not None:
+        shown.append(evening_report(current, book))
+    return "\n".join(shown)
+
+
+def finish_club_sending(settings: Settings, book: PhraseBook) -> None:
+    """The game is over and shown: give the club's server a moment to take it; what it does
+    not take waits in the outbox, and the line says so."""
+    from voicehost.club import records
+
+    if not settings.club.database:
+        return
+    records.finish_sending(settings.club.sync_timeout_seconds + 1)
+    waiting = len(records.outbox_of(settings).waiting())
+    if waiting:
+        print(book.screen("club_outbox_pending", {"count": waiting}))
+
+
+def _typed_lines() -> Iterator[str]:
+    """What the host types for the marks; keys pressed before the question (the game's last
+    entries, the key that left the screen) are dropped, so they never answer it."""
+    if sys.stdin.isatty():
+        import termios
+
+        with contextlib.suppress(termios.error, OSError):
+            termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+    while True:
+        try:
+            yield input("> ") if sys.stdin.isatty() else next(sys.stdin).rstrip("\n")
+        except (EOFError, StopIteration, KeyboardInterrupt):
+            return
 
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)

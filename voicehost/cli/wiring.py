@@ -17,6 +17,7 @@ from voicehost.notices import notice
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from voicehost.clips import SilenceSqueezer
     from voicehost.config import Settings
     from voicehost.phrases import PhraseBook
     from voicehost.ports import (
@@ -120,11 +121,13 @@ def make_recording(
     *,
     book: PhraseBook | None = None,
     quiet: bool = False,
+    squeezer: SilenceSqueezer | None = None,
 ) -> dict[str, Any]:
     """``run_script`` keywords that record a scripted game's audio to ``audio_out``.
 
     The script's FakeClock places every sound; ``speaker.finish()`` (or ``close()``) renders
-    the whole timeline to the file. Announcements are still printed, unless ``quiet``.
+    the whole timeline to the file, its long silences shortened by ``squeezer`` if given.
+    Announcements are still printed, unless ``quiet``.
     """
     from voicehost.clock import FakeClock
     from voicehost.phrases import PhraseBook
@@ -145,6 +148,7 @@ def make_recording(
         audio_out=audio_out,
         echo=None if quiet else sys.stdout,
         lockstep=True,
+        squeezer=squeezer,
     )
     return {"speaker": output, "cues": output, "clock": clock, "book": book}
 

@@ -23,7 +23,7 @@ from voicehost.host.actions import (
     number_of,
     on_russian_layout,
 )
-from voicehost.host.commands import Command, Source, Submit
+from voicehost.host.commands import Command, Source, Submit, Voters
 from voicehost.phrases import PhraseBook
 
 
@@ -56,6 +56,10 @@ class WriteProtocol:
 Line = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
 
 
+#: `3: 1 4 6 9`: the voters against candidate 3 (the count is their number).
+VOTERS = re.compile(r"(\d{1,3})\s*:\s*([\d\s,;]*)")
+
+
 def strip_comment(line: str) -> str:
     """A line without its ``#`` comment and surrounding blanks."""
     return line.split("#", 1)[0].strip()
@@ -65,6 +69,18 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     """One line -> a command or a console action (None for an empty line).
 
     Raises CommandError in the book's words."""
+    named = _name_line(line, book)
+    if named is not None:
+        return named
+    voters = VOTERS.fullmatch(strip_comment(line))
+    if voters is not None:
+        candidate = _number(voters.group(1), line.strip(), book)
+        seats = [
+            _number(word, line.strip(), book)
+            for word in re.split(r"[\s,;]+", voters.group(2))
+            if word
+        ]
+        return Voters(candidate, tuple(seats))
     text = strip_comment(line)
     if not text:
         return None
@@ -93,6 +109,20 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
             raise CommandError(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
     return Submit(EnterSeats(tuple(Seat(number) for number in numbers)))
+
+
+def _name_line(line: str, book: PhraseBook) -> Command | None:
+    """``имя 5 Анна`` / ``name 5 Anna``: the seat and the name as typed, the whole rest of the
+    line (a ``#`` in it is part of the name; nothing in a name is read as a command). ``имя 5``
+    alone takes the seat's name away."""
+    head, _, rest = line.strip().partition(" ")
+    if action_of_word(head.lower()) is not Action.NAME:
+        return None
+    seat_word, _, name = rest.strip().partition(" ")
+    seat = number_of(seat_word)
+    if seat is None:
+        raise CommandError(book.screen("name_form", {"text": line.strip()[:40]}))
+    return command_for(Action.NAME, Source.KEYBOARD, seat, text=name)
 
 
 _CONSOLE: dict[Action | None, Line] = {
@@ -148,9 +178,12 @@ def help_text(book: PhraseBook) -> str:
     rows += _help_rows("5", book.screen("help_seat"))
     rows += _help_rows("5 7", book.screen("help_two_seats"))
     rows += _help_rows("3", book.screen("help_count"))
+    rows += _help_rows("3: 1 4 6 9", book.screen("help_voters"))
     for action, spec in ACTIONS.items():
         first, *others = spec.words
         usage = first + (" 3" if action is Action.VOTE else " 5" if spec.number else "")
+        if action is Action.NAME:
+            usage += " " + book.screen("help_name_example")
         if action is Action.TEAM_LOSS:
             usage += " " + book.screen("help_confirm_word")
         # A one-key command's twin is worth a line of its own; longer words follow the rule

@@ -1,7 +1,7 @@
 """Scripted games: the keyboard language, one command per line, on a fake clock.
 
 A script is one more source of commands for ``Host.run``, the loop every game runs on: each line
-is handed to the loop as a ``Deliver`` and read on the loop's thread, against the question the
+is handed to the loop as a ``ScriptLine`` and read on the loop's thread, against the question the
 game is asking at that moment. The loop runs in lockstep (it never waits for a real clock): time
 passes only when a line says ``wait``. A whole game runs in well under a second and prints the
 announcement transcript.
@@ -32,7 +32,7 @@ from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.game.rules import PRESETS
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Command, Deliver
+from voicehost.host.commands import Command, ScriptLine
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.ports import CuePlayer, Listener, PrivateChannel, Speaker
@@ -84,11 +84,12 @@ class ScriptFeed:
         self._lines: Iterator[tuple[int, str]] = enumerate(lines, start=1)
         self._before = before_line
         self._after = after_line
+        host.script = self
 
     def __call__(self) -> Command | None:
         """The next command for the loop; None when the script is over."""
         for number, line in self._lines:
-            return Deliver(lambda number=number, line=line: self._line(number, line))  # type: ignore[misc]
+            return ScriptLine(number, line)
         return None
 
     def report(self, number: int, message: str) -> None:
@@ -97,7 +98,8 @@ class ScriptFeed:
             text = self.host.book.screen("script_line", {"line": number, "text": message})
             print(text, file=self.out)
 
-    def _line(self, number: int, line: str) -> None:
+    def line(self, number: int, line: str) -> None:
+        """Carry out line ``number`` of the script (on the loop's thread)."""
         if self._before is not None:
             self._before(self.host)
         self._carry_out(number, line)
@@ -227,4 +229,5 @@ def _print(out: TextIO | None, text: str) -> None:
 
 def _protocol(host: Host) -> protocol_module.ProtocolRecord:
     assert host.state is not None  # the game has started
-    return protocol_module.build(host.state)
+    voters = [voters for _, voters in host.voter_lists]
+    return protocol_module.build(host.state, names=host.names.as_dict(), voters=voters)

@@ -37,8 +37,10 @@ from voicehost.console.commandline import (
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host.actions import CONFIRM_WORDS
-from voicehost.host.commands import Deliver, Quit
+from voicehost.host.commands import Quit, TextTyped, TypingEnded
 from voicehost.host.loop import Host
+from voicehost.host.names import char_width
+from voicehost.host.names import width as cells
 from voicehost.host.table import table_view
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
@@ -188,22 +190,15 @@ def _confirms(text: str) -> bool:
 
 
 class KeyboardReader:
-    """Reads the keyboard on its own thread and posts each piece of text to the loop.
+    """Reads the keyboard on its own thread and posts each piece of text to the loop
+    (``TextTyped``; ``TypingEnded`` at the end of input), which hands it to ``host.typing``.
 
     Bytes are decoded as UTF-8 with bad bytes replaced, so one stray byte (a strict UTF-8 locale
     on a Pi) costs one character, never the keyboard.
     """
 
-    def __init__(
-        self,
-        host: Host,
-        on_text: Callable[[str], None],
-        on_end: Callable[[], None],
-        descriptor: int = 0,
-    ) -> None:
+    def __init__(self, host: Host, descriptor: int = 0) -> None:
         self.host = host
-        self.on_text = on_text
-        self.on_end = on_end
         self.descriptor = descriptor
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._read, daemon=True, name="keyboard")
@@ -226,11 +221,11 @@ class KeyboardReader:
             except (OSError, ValueError):
                 data = b""
             if not data:
-                self.host.post(Deliver(self.on_end))
+                self.host.post(TypingEnded())
                 return
             text = decoder.decode(data)
             if text:
-                self.host.post(Deliver(lambda text=text: self.on_text(text)))  # type: ignore[misc]  # bound now, run later
+                self.host.post(TextTyped(text))
 
 
 class TerminalEcho:
@@ -288,7 +283,8 @@ class CursesUI:
             curses.init_pair(2, curses.COLOR_WHITE, curses.COLOR_RED)
             self._attributes["warning"] = curses.A_BOLD | curses.color_pair(1)
             self._attributes["ended"] = curses.A_BOLD | curses.color_pair(2)
-        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        self.host.typing = self
+        reader = KeyboardReader(self.host)
         reader.start()
         try:
             self.host.run(on_idle=self.draw)
@@ -301,7 +297,7 @@ class CursesUI:
             window.timeout(-1)
             window.get_wch()
 
-    def _keyboard_closed(self) -> None:
+    def typing_ended(self) -> None:
         self.screen.message(self.host.book.screen("keyboard_closed"))
         self.host.quit = True
 
@@ -389,10 +385,40 @@ def screen_rows(
 
 
 def _wrapped(line: str, width: int | None) -> list[str]:
-    """``line`` as rows of at most ``width`` characters, broken at spaces where it can be."""
-    if width is None or width < 10 or len(line) <= width:
+    """``line`` as rows of at most ``width`` terminal cells, broken at spaces where it can be.
+
+    Cells, not characters: a player's name may hold wide characters (two cells each) or
+    combining marks (none), and a row must never run past the edge of the screen."""
+    if width is None or width < 10 or cells(line) <= width:
         return [line]
-    return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    if line.isascii():
+        return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
+    rows: list[str] = []
+    row = ""
+    for word in line.split(" "):
+        candidate = f"{row} {word}" if row else word
+        if cells(candidate) <= width:
+            row = candidate
+            continue
+        if row:
+            rows.append(row)
+        row = "  " + word if rows or row else word
+        while cells(row) > width:  # one word longer than the row: cut it
+            cut = _fit(row, width)
+            rows.append(cut)
+            row = "  " + row[len(cut) :]
+    rows.append(row)
+    return rows
+
+
+def _fit(text: str, width: int) -> str:
+    """The longest start of ``text`` that takes at most ``width`` cells (at least one char)."""
+    used = 0
+    for index, char in enumerate(text):
+        used += char_width(char)
+        if used > width:
+            return text[: max(1, index)]
+    return text
 
 
 #: Home, clear the screen, clear the scrollback (xterm, VTE, the Linux console).
@@ -424,7 +450,8 @@ class PlainUI:
         self.echo = TerminalEcho(sys.stdin)
 
     def run(self) -> None:
-        reader = KeyboardReader(self.host, self.typed, self._keyboard_closed)
+        self.host.typing = self
+        reader = KeyboardReader(self.host)
         reader.start()
         try:
             self.host.run(on_idle=self._flush)
@@ -439,7 +466,7 @@ class PlainUI:
             line, self.partial = self.partial.split("\n", 1)
             self.lines.line(line.rstrip("\r"))
 
-    def _keyboard_closed(self) -> None:
+    def typing_ended(self) -> None:
         if self.partial.strip():
             self.lines.line(self.partial)
             self.partial = ""

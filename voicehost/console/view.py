@@ -39,27 +39,41 @@ def view_lines(view: TableView, book: PhraseBook) -> list[str]:
     else:
         when = book.screen("day", {"day": view.day})
     head = f"{when} · {view.phase_name}"
+    names = {s.seat: s.name for s in view.seats if s.name}
+
+    def label(seat: int) -> str:
+        """«5 Анна» where the seat's player has a name, «5» where not."""
+        return f"{seat} {names[seat]}" if seat in names else str(seat)
+
     if view.speaker is not None:
         words = "lost_speech" if view.lost_speech else "speaking"  # FIIM, MR 9.5.1
         head += " · " + book.screen(words, {"seat": view.speaker})
+        if view.speaker in names:
+            head += f" ({names[view.speaker]})"
     clock = timer_text(view, book)
     if clock:
         head += f" · {clock}"
     if view.paused:
         head += " · " + book.screen("paused")
-    table = [f"{s.seat}{'✗' if s.left else ''}{'!' * s.fouls}" for s in view.seats]
+    table = [
+        f"{s.seat}{'✗' if s.left else ''}{'!' * s.fouls}" + (f" {s.name}" if s.name else "")
+        for s in view.seats
+    ]
+    joint = " · " if names else " "
     lines = [
         head,
-        f"{book.screen('table')}: " + " ".join(table) + f"   {book.screen('table_legend')}",
+        f"{book.screen('table')}: " + joint.join(table) + f"   {book.screen('table_legend')}",
     ]
     if view.nominations:
         made = "; ".join(
-            f"{by} → {', '.join(str(seat) for seat in seats)}" for by, seats in view.nominations
+            f"{label(by)} → {', '.join(label(seat) for seat in seats)}"
+            for by, seats in view.nominations
         )
         lines.append(f"{book.screen('nominations')}: {made}")
     if view.candidates:
         named = ", ".join(
-            str(seat) if count is None else f"{seat} ({count})" for seat, count in view.candidates
+            label(seat) if count is None else f"{label(seat)} ({count})"
+            for seat, count in view.candidates
         )
         title = book.screen("vote_result" if view.counted else "candidates")
         lines.append(f"{title}: {named}")

@@ -16,7 +16,7 @@ from enum import StrEnum
 
 from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, TeamLoss, VoteCount
 from voicehost.game.model import Seat
-from voicehost.host.commands import Command, Quit, Source, Submit, TogglePause, Undo
+from voicehost.host.commands import Command, Name, Quit, Source, Submit, TogglePause, Undo
 from voicehost.ports import Key
 
 MAX_DIGITS = 3
@@ -41,6 +41,7 @@ class Action(StrEnum):
     HELP = "help"  # the console lists the commands
     QUIT = "quit"  # stop hosting; the journal keeps the game (the keyboard asks first)
     WAIT = "wait"  # scripts only: let the running timer run out, or let seconds pass
+    NAME = "name"  # the seat that follows gets the player's name typed after it
 
 
 CONSOLE_ACTIONS = frozenset({Action.PROTOCOL, Action.STATUS, Action.HELP, Action.WAIT})
@@ -77,6 +78,7 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.HELP: ActionSpec(("help", "?", "помощь", "справка"), None),
     Action.QUIT: ActionSpec(("q", "quit", "exit", "выход", "выйти"), None),
     Action.WAIT: ActionSpec(("wait", "ждать"), None),
+    Action.NAME: ActionSpec(("name", "имя"), None, number=True),
 }
 
 #: The Russian ЙЦУКЕН layout over the US one, key by key: what a host types when they meant
@@ -123,10 +125,16 @@ def number_of(digits: str) -> int | None:
 
 
 def command_for(
-    action: Action, source: Source, number: int | None = None, *, confirmed: bool = False
+    action: Action,
+    source: Source,
+    number: int | None = None,
+    *,
+    confirmed: bool = False,
+    text: str = "",
 ) -> Command:
     """The command an action makes; ``number`` for the actions that take one, ``confirmed``
-    when the person also typed the confirming word (only a team loss asks for it)."""
+    when the person also typed the confirming word (only a team loss asks for it), ``text``
+    the name typed after the seat (a name is never read as a command)."""
     match action:
         case Action.END_SPEECH:
             return Submit(EndSpeech(), source)
@@ -148,4 +156,6 @@ def command_for(
         return Submit(Remove(Seat(number)), source)
     if action is Action.TEAM_LOSS:
         return Submit(TeamLoss(Seat(number), confirmed), source)
+    if action is Action.NAME:
+        return Name(number, text, source)
     return Submit(VoteCount(number), source)

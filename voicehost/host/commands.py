@@ -1,18 +1,21 @@
 """What the loop is asked to do: one command type per request, each saying where it came from.
 
 Threads (the keypad's, the microphone's, the terminal's reader) never touch the game: they post
-a command, and the loop's thread handles commands one at a time. A device that needs to build
-an entry from several key presses posts ``Deliver`` with its raw event, so that the aggregation
-(digits + Enter -> a seat) runs on the loop's thread too, where it may ask what the game wants.
+a command, and the loop's thread handles commands one at a time. Commands are data, never
+closures, so they can be logged, replayed and timed. A device whose raw events need building
+into an entry posts them as they come (``KeyPressed``, ``TextTyped``); the loop hands each to
+the receiver that builds entries (the keypad controller, the terminal view), on the loop's
+thread, where it may ask what the game wants and hands its command straight back to
+``Host.handle``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
 from voicehost.game.inputs import Input
+from voicehost.ports import Key
 
 
 class Source(StrEnum):
@@ -68,10 +71,65 @@ class KeypadStatus:
 
 
 @dataclass(frozen=True)
-class Deliver:
-    """A raw event from a device thread, handed to its aggregator on the loop's thread."""
+class KeyPressed:
+    """A key of the USB keypad, as its thread read it; the keypad controller builds entries."""
 
-    handler: Callable[[], None]
+    key: Key
+
+
+@dataclass(frozen=True)
+class TextTyped:
+    """Text typed at the terminal (a few characters, as read); the view edits its line."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TypingEnded:
+    """The terminal's input has closed (end of file)."""
+
+
+@dataclass(frozen=True)
+class ScriptLine:
+    """The next line of a scripted game (``play --script``), read against the question of the
+    moment."""
+
+    number: int
+    text: str
+
+
+@dataclass(frozen=True)
+class RemoteInput:
+    """A message from the host's remote (the web face), as its server received it."""
+
+    connection: int
+    message: dict[str, object]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A line for the host's screen (no sound card, the model is loaded), in the game's
+    language; from any thread."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class Name:
+    """Give seat ``seat`` a player's name (``text`` as typed; "" takes the name away)."""
+
+    seat: int
+    text: str
+    source: Source = Source.KEYBOARD
+
+
+@dataclass(frozen=True)
+class Voters:
+    """Who raised their mask against ``candidate`` (`3: 1 4 6 9`): the count is their number."""
+
+    candidate: int
+    seats: tuple[int, ...]
+    source: Source = Source.KEYBOARD
 
 
 @dataclass(frozen=True)
@@ -79,4 +137,19 @@ class Quit:
     """Stop hosting; the journal keeps the game for `voicehost resume`."""
 
 
-Command = Submit | Undo | TogglePause | VoiceStop | KeypadStatus | Deliver | Quit
+Command = (
+    Submit
+    | Undo
+    | TogglePause
+    | VoiceStop
+    | KeypadStatus
+    | KeyPressed
+    | TextTyped
+    | TypingEnded
+    | ScriptLine
+    | RemoteInput
+    | Notice
+    | Name
+    | Voters
+    | Quit
+)

@@ -1,4 +1,11 @@
-"""The crash-safe journal: one JSON object per line, flushed and fsync'ed before effects happen.
+"""The crash-safe journal: one JSON object per line, written before its effects happen.
+
+What a person entered (a key, a typed line, a heard word) is written and fsync'ed before any of
+its effects: once the table has heard the answer, the input survives a power cut. The host's
+own timer events (a warning, time up) are written before their effects too (a kill -9 at any
+instant finds the journal a prefix of the game), but fsync'ed by a writer thread, in groups: a
+timed cue never waits for the disk (13 ms at p99 on an SD card, 95 ms at worst), and a power
+cut can lose at most the timer events since the last fsync, which the resumed game fires again.
 
 The first line is a header with the game's rules (so a resumed game keeps the rules it started
 with, whatever config.yaml says now). Every accepted input follows as ``{"input": {...}}``, and
@@ -13,12 +20,14 @@ host hears about each change of that state once, through ``on_saving``.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import fcntl
 import json
 import logging
 import os
 import stat
+import threading
 import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -117,6 +126,7 @@ class Journal:
         self._saving = True
         self._next_try = 0.0
         self.problem = ""  # why records wait in memory, in words; "" when all are on disk
+        self._syncer: _Syncer | None = None  # fsyncs deferred lines (timer events), in groups
 
     @property
     def saving(self) -> bool:
@@ -135,19 +145,22 @@ class Journal:
         settings: Settings,
         *,
         on_saving: SavingHook | None = None,
+        extra: Mapping[str, Any] | None = None,
         on_moved: MovedHook | None = None,
     ) -> Journal:
         """Start a new journal (owner-only, locked) with the game's header.
 
         A journal that cannot be created now (a full or read-only disk, no folder) is no reason
         to stop the game: the header waits in memory with the inputs, no empty file is left
-        behind, and ``on_saving(False, ...)`` says so.
+        behind, and ``on_saving(False, ...)`` says so. ``extra`` is the host's own data about the
+        game (the players' ``names``, the club's ``evening`` and ``table``): replay ignores it.
         """
-        header = {
+        header: dict[str, Any] = {
             "format": FORMAT,
             "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "game": {**settings.game.to_record(), "language": settings.language},
         }
+        header.update({key: value for key, value in (extra or {}).items() if value})
         journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
             raise JournalError(f"journal {path} already exists; use `voicehost resume`")
@@ -191,11 +204,22 @@ class Journal:
             raise JournalError(f"cannot repair journal {path}: {storage.reason(exc)}") from exc
         return cls(path, descriptor, on_saving=on_saving, on_moved=on_moved)
 
-    def append(self, event: Input, source: str) -> None:
-        self._write({"input": to_json(event), "source": source, "at": round(time.time(), 3)})
+    def append(self, event: Input, source: str, *, sync: bool = True) -> None:
+        """Write an accepted input; with ``sync`` (a person's input) fsync it before returning,
+        without (the host's own timer event) leave the fsync to the writer thread."""
+        record = {"input": to_json(event), "source": source, "at": round(time.time(), 3)}
+        self._write(record, sync=sync)
 
     def append_undo(self, source: str) -> None:
         self._write({"undo": True, "source": source, "at": round(time.time(), 3)})
+
+    def append_names(self, names: Mapping[str, str], source: str) -> None:
+        """Names given during the game (seat key -> name, "" when taken away)."""
+        self._write({"names": dict(names), "source": source, "at": round(time.time(), 3)})
+
+    def append_voters(self, voters: Mapping[str, Any]) -> None:
+        """Who voted against whom, for the count just written (host data: replay skips it)."""
+        self._write({"voters": dict(voters), "at": round(time.time(), 3)})
 
     def append_note(self, note: dict[str, Any]) -> None:
         """A line that replay ignores (e.g. 'resumed at')."""
@@ -211,18 +235,17 @@ class Journal:
         self._flush()
         return self._saving
 
-    def _write(self, record: dict[str, Any]) -> None:
+    def _write(self, record: dict[str, Any], *, sync: bool = True) -> None:
         self._pending.append(_line(record))
-        self._flush()
+        self._flush(sync=sync)
 
-    def _flush(self) -> None:
-        """Write and fsync every waiting line, in order; on a disk error keep the rest."""
+    def _flush(self, *, sync: bool = True) -> None:
+        """Write every waiting line, in order, and fsync them (``sync``) or have the writer
+        thread fsync them soon; on a disk error keep the rest."""
+        sync = sync or not self._saving  # a disk in trouble is tried (and told) here, in order
         try:
             if self._descriptor is None:
                 self._descriptor = self._open_new()
-            if self._unsynced:
-                os.fsync(self._descriptor)
-                self._unsynced = False
             while self._pending:
                 line = self._pending[0]
                 while self._written_of_first < len(line):
@@ -232,8 +255,11 @@ class Journal:
                 self._pending.pop(0)
                 self._written_of_first = 0
                 self._unsynced = True
-            os.fsync(self._descriptor)
-            self._unsynced = False
+            if sync:
+                os.fsync(self._descriptor)
+                self._unsynced = False
+            else:
+                self._sync_soon(self._descriptor)
             if not self._still_there():
                 self._move_to_new_file()
         except OSError as exc:
@@ -308,6 +334,9 @@ class Journal:
             new_path.unlink(missing_ok=True)
             raise
         storage.sync_folder(new_path.parent)
+        if self._syncer is not None:  # it fsyncs the old file: the next deferred line starts one
+            self._syncer.stop()
+            self._syncer = None
         os.close(old)
         self._descriptor, self.path = descriptor, new_path
         log.warning(
@@ -336,9 +365,17 @@ class Journal:
             extra=LOG_ONLY,  # no host to tell the table (a host is told through on_saving)
         )
 
+    def _sync_soon(self, descriptor: int) -> None:
+        if self._syncer is None:
+            self._syncer = _Syncer(descriptor, self.path)
+        self._syncer.request()
+
     def close(self) -> None:
         """Write what can be written and release the lock; what cannot is said in the log."""
-        if self._pending:
+        if self._syncer is not None:
+            self._syncer.stop()
+            self._syncer = None
+        if self._pending or self._unsynced:
             self._flush()
         if self._pending:
             log.error(
@@ -351,6 +388,45 @@ class Journal:
         if self._descriptor is not None:
             os.close(self._descriptor)
             self._descriptor = None
+
+
+class _Syncer:
+    """The writer thread: fsyncs the journal soon after a line written without one.
+
+    Requests that come while it syncs are served by one more fsync (a group commit). It never
+    touches the host: a failed fsync is left for the next person's input, whose own fsync on
+    the loop's thread meets the same disk error and says so.
+    """
+
+    def __init__(self, descriptor: int, path: Path) -> None:
+        self._descriptor = descriptor
+        self._wanted = threading.Event()
+        self._stopping = False
+        self._thread = threading.Thread(
+            target=self._run, name=f"journal-sync {path.name}", daemon=True
+        )
+        self._thread.start()
+
+    def request(self) -> None:
+        self._wanted.set()
+
+    def stop(self) -> None:
+        """Finish the fsync in progress (the journal closes the file after this)."""
+        self._stopping = True
+        self._wanted.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        while True:
+            self._wanted.wait()
+            self._wanted.clear()
+            if self._stopping:
+                return
+            # A failure says nothing here, not even to the log (a line at night would tell
+            # when something happened): the next person's input fsyncs on the loop's thread,
+            # meets the same disk error, and the host says it when it may.
+            with contextlib.suppress(OSError):
+                os.fsync(self._descriptor)
 
 
 def _free_name(path: Path) -> Path:
@@ -414,12 +490,34 @@ def read(path: Path) -> tuple[dict[str, Any], list[JournalEntry]]:
             except BadRecord as exc:
                 raise JournalError(f"{path}, line {number}: {exc}") from exc
             entries.append(JournalEntry(event, source, line=number))
-        elif "note" not in record:
+        elif not {"note", "names", "voters"} & record.keys():
             raise JournalError(
                 f"{path}, line {number}: not a record this voicehost knows (keys: "
                 f"{', '.join(sorted(map(str, record))) or 'none'}); a newer voicehost's journal?"
             )
     return header, entries
+
+
+def names_in(path: Path) -> dict[str, str]:
+    """The players' names a journal holds (seat key -> name, as last given; the header's first,
+    then each ``names`` line). Unreadable names are passed over: they are not the game."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    names: dict[str, str] = {}
+    try:
+        for _, record in _parse(path, data):
+            given = record.get("names")
+            if isinstance(given, dict):
+                for seat, name in given.items():
+                    if isinstance(name, str) and name:
+                        names[str(seat)] = name
+                    else:
+                        names.pop(str(seat), None)
+    except JournalError:
+        pass  # a damaged line: the names up to it stand
+    return names
 
 
 def _drop_torn_tail(descriptor: int) -> None:

@@ -11,10 +11,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import queue
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
@@ -25,6 +25,7 @@ from voicehost.game.effects import (
     PlayCue,
     Private,
     Prompt,
+    PromptKind,
     Say,
     StartTimer,
 )
@@ -35,26 +36,45 @@ from voicehost.game.inputs import (
     Input,
     TimerWarning,
     TimeUp,
+    VoteCount,
     drop_last_undoable,
 )
-from voicehost.game.model import Cue
+from voicehost.game.model import Cue, Seat
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
-    Deliver,
     KeypadStatus,
+    KeyPressed,
+    Name,
+    Notice,
     Quit,
+    RemoteInput,
+    ScriptLine,
     Source,
     Submit,
+    TextTyped,
     TogglePause,
+    TypingEnded,
     Undo,
     VoiceStop,
+    Voters,
 )
-from voicehost.host.journal import Journal, mark_finished
+from voicehost.host.journal import Journal, mark_finished, names_in
+from voicehost.host.names import NameRefused, Names, from_record
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
+from voicehost.host.votes import VoterList, standing
 from voicehost.notices import LOG_ONLY
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Background, Clock, CuePlayer, Listener, PrivateChannel, Screen, Speaker
+from voicehost.ports import (
+    Background,
+    Clock,
+    CuePlayer,
+    Key,
+    Listener,
+    PrivateChannel,
+    Screen,
+    Speaker,
+)
 from voicehost.rulesets import engine_for
 
 log = logging.getLogger(__name__)
@@ -79,6 +99,34 @@ class RunningTimer:
     ends_at: float
     warn_at: float | None
     warned: bool = False
+
+
+class KeyReceiver(Protocol):
+    """Builds entries from keypad keys on the loop's thread (the keypad controller)."""
+
+    def on_key(self, key: Key) -> None: ...
+
+    def on_status(self, connected: bool) -> None: ...
+
+
+class TypingReceiver(Protocol):
+    """Edits the typed line on the loop's thread (the terminal view)."""
+
+    def typed(self, text: str) -> None: ...
+
+    def typing_ended(self) -> None: ...
+
+
+class RemoteReceiver(Protocol):
+    """Carries out a remote's message on the loop's thread (the web face)."""
+
+    def remote_input(self, connection: int, message: dict[str, object]) -> None: ...
+
+
+class ScriptReceiver(Protocol):
+    """Carries out a scripted game's line on the loop's thread (``ScriptFeed``)."""
+
+    def line(self, number: int, text: str) -> None: ...
 
 
 @dataclass
@@ -108,6 +156,8 @@ class Host:
         screen: Screen | None = None,
         background: Background | None = None,
         masking: Callable[[], tuple[Any, int] | None] | None = None,
+        names: Mapping[Seat, str] | None = None,
+        header: Mapping[str, Any] | None = None,
     ) -> None:
         self.settings = settings
         self.book = book
@@ -121,6 +171,10 @@ class Host:
         self.background = background
         self.masking = masking
         self.engine = engine_for(settings.game)
+        self.names = Names(settings.game.players, names)
+        self.header = dict(header or {})  # the host's data for the journal's header (club)
+        # (ordinal among the undoable inputs of its count, the voters) of each voter list
+        self.voter_lists: list[tuple[int, VoterList]] = []
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -132,6 +186,10 @@ class Host:
         self.quit = False
         self.keypad_connected = True
         self.events = HostEvents()
+        self.keys: KeyReceiver | None = None
+        self.typing: TypingReceiver | None = None
+        self.script: ScriptReceiver | None = None
+        self.remote: RemoteReceiver | None = None
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
@@ -152,6 +210,7 @@ class Host:
                 self.journal_path,
                 self.settings,
                 on_saving=self._saving_changed,
+                extra={**self.header, "names": self.names.record()},
                 on_moved=self._journal_moved,
             )
         state, effects = self.engine.new_game()
@@ -165,6 +224,9 @@ class Host:
         replayed = replay_journal(self.settings, self.journal_path)
         self.settings, self.engine = replayed.settings, replayed.engine
         self.state, self.accepted = replayed.state, replayed.accepted
+        players = self.settings.game.players
+        self.names = Names(players, from_record(names_in(self.journal_path), players))
+        self.voter_lists = standing(self.journal_path)
         self._journal = Journal.reopen(
             self.journal_path, on_saving=self._saving_changed, on_moved=self._journal_moved
         )
@@ -248,11 +310,37 @@ class Host:
             case VoiceStop(token):
                 return self._voice_stop(token)
             case KeypadStatus(connected):
+                if self.keys is not None:
+                    self.keys.on_status(connected)
                 self._keypad_status(connected)
                 return True
-            case Deliver(handler):
-                handler()
+            case KeyPressed(key):
+                if self.keys is not None:
+                    self.keys.on_key(key)
                 return True
+            case TextTyped(text):
+                if self.typing is not None:
+                    self.typing.typed(text)
+                return True
+            case TypingEnded():
+                if self.typing is not None:
+                    self.typing.typing_ended()
+                return True
+            case ScriptLine(number, text):
+                if self.script is not None:
+                    self.script.line(number, text)
+                return True
+            case RemoteInput(connection, message):
+                if self.remote is not None:
+                    self.remote.remote_input(connection, message)
+                return True
+            case Notice(text):
+                self.screen.message(text)
+                return True
+            case Name(seat, text, source):
+                return self.set_name(seat, text, source)
+            case Voters(candidate, seats, source):
+                return self.submit_voters(candidate, seats, source)
             case Quit():
                 self.quit = True
                 return True
@@ -270,13 +358,72 @@ class Host:
             full = self.book.error(violation.code, violation.params)
             self._reject(full, source, shown=self._refusal(violation))
             return False
-        if self._journal is not None:
-            self._journal.append(event, source)
+        if self._journal is not None:  # a person's input is on disk before its effects
+            self._journal.append(event, source, sync=source != Source.TIMER)
         self.accepted.append(
             Accepted(event, source, self.state.phase, revealed(self.state, new_state), self.state)
         )
         self.state = new_state
         self._carry_out(effects)
+        return True
+
+    def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
+        """Give a seat a player's name (journaled with the game; names are no rule of it)."""
+        try:
+            name = self.names.set(seat, text)
+        except NameRefused as refused:
+            self._reject(refused.in_words(self.book), source)
+            return False
+        if self._journal is not None:
+            self._journal.append_names({str(seat): name}, source)
+        key = "name_given" if name else "name_cleared"
+        self.screen.message(self.book.screen(key, {"seat": seat, "name": name}))
+        return True
+
+    def submit_voters(self, candidate: int, seats: tuple[int, ...], source: Source) -> bool:
+        """Who raised their mask against the candidate being voted on (`3: 1 4 6 9`). Each
+        voter is a seat at the table, once in the list and once in the round, and never the
+        candidate (a player does not vote against themselves); the count is the list's length,
+        and the rules check it as any count. The list is journaled after its count."""
+        assert self.state is not None
+        prompt = self.prompt()
+        if prompt.kind is not PromptKind.VOTE_COUNT or prompt.subject is None:
+            self._reject(self.book.screen("voters_not_now"), source)
+            return False
+        state = self.state
+        problem: tuple[str, dict[str, Any]] | None = None
+        if candidate != prompt.subject:
+            problem = ("voters_wrong_candidate", {"seat": prompt.subject, "typed": candidate})
+        already = {
+            voter
+            for _, voters in self.voter_lists
+            if (voters.day, voters.round) == (state.day, state.vote_round)
+            for voter in voters.voters
+        }
+        for index, seat in enumerate(seats):
+            if problem is not None:
+                break
+            player = state.players.get(Seat(seat))
+            if player is None:
+                problem = ("voters_no_seat", {"seat": seat, "players": len(state.players)})
+            elif not player.alive:
+                problem = ("voters_left", {"seat": seat})
+            elif seat == candidate:
+                problem = ("voters_self", {"seat": seat})
+            elif seat in seats[:index]:
+                problem = ("voters_twice", {"seat": seat})
+            elif seat in already:
+                problem = ("voters_voted", {"seat": seat})
+        if problem is not None:
+            self._reject(self.book.screen(*problem), source)
+            return False
+        ordinal = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
+        if not self.submit(VoteCount(len(seats)), source):
+            return False
+        voters = VoterList(state.day, state.vote_round, candidate, tuple(seats))
+        self.voter_lists.append((ordinal, voters))
+        if self._journal is not None:
+            self._journal.append_voters(voters.record())
         return True
 
     def undo(self, source: Source = Source.KEYBOARD) -> bool:
@@ -287,6 +434,8 @@ class Host:
         if self._journal is not None:
             self._journal.append_undo(source)
         self.state = self._take_back()
+        undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
+        self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
         self._ask_vote_again()
@@ -446,7 +595,7 @@ class Host:
                 self._journal.retry()
             if on_idle is not None:
                 on_idle()
-            for hook in self.events.on_idle:
+            for hook in list(self.events.on_idle):  # a hook may remove itself
                 hook()
             self.screen.refresh()
 
@@ -466,8 +615,22 @@ class Host:
         self.speaker.say(utterance)
         self.transcript.append(utterance.text)
         self.screen.announce(utterance.text)
+        name = self._spoken_name(params or {})
+        if name:
+            named = self.book.render("club.seat_name", {"name": name})
+            self.speaker.say(named)
+            self.transcript.append(named.text)
         if self.listener is not None:
             self.listener.deafen_until(self.speaker.busy_until())
+
+    def _spoken_name(self, params: Mapping[str, Any]) -> str | None:
+        """The name said after a seat number (``club.voice_names``), by day only: a night's
+        sound is the same whoever acts."""
+        if not self.settings.club.voice_names or not isinstance(params.get("seat"), int):
+            return None
+        if self.state is not None and self.state.phase.is_night:
+            return None
+        return self.names.get(params["seat"])
 
     def _carry_out(self, effects: list[Effect]) -> None:
         if self.state is not None:  # the effects belong to the phase the game is now in

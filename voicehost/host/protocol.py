@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NotRequired, TypedDict
 
@@ -20,6 +20,8 @@ from voicehost.game.record import (
 )
 from voicehost.game.state import GameState
 from voicehost.host import storage
+from voicehost.host.names import padded, width
+from voicehost.host.votes import VoterList
 from voicehost.phrases import PhraseBook
 from voicehost.rulesets import load_preset
 
@@ -32,6 +34,7 @@ class SeatLine(TypedDict):
     fouls: int
     at_table: bool
     left: str | None  # how the player left: "vote", "kill", "disqualified", "removed"
+    name: NotRequired[str]  # the player's name, when the host gave one
 
 
 class ExtraPoints(TypedDict):
@@ -54,6 +57,15 @@ class Score(TypedDict):
     total: float
 
 
+class VoterLine(TypedDict):
+    """The seats that raised their mask against ``candidate`` in a round of a day's vote."""
+
+    day: int
+    round: int
+    candidate: int
+    seats: list[int]
+
+
 class ProtocolRecord(TypedDict):
     """The protocol of a game: the JSON a club keeps, and what the table is printed from."""
 
@@ -70,6 +82,8 @@ class ProtocolRecord(TypedDict):
     best_move: NotRequired[BestMove | None]
     team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[Score]]
+    # who voted against whom, where the host entered it (`3: 1 4 6 9`)
+    voters: NotRequired[list[VoterLine]]
 
 
 def is_fiim(protocol: ProtocolRecord) -> bool:
@@ -77,20 +91,28 @@ def is_fiim(protocol: ProtocolRecord) -> bool:
     return protocol.get("preset") == "fiim"
 
 
-def build(state: GameState, extra: list[ExtraPoints] | None = None) -> ProtocolRecord:
+def build(
+    state: GameState,
+    extra: list[ExtraPoints] | None = None,
+    names: Mapping[Seat, str] | None = None,
+    voters: Sequence[VoterList] = (),
+) -> ProtocolRecord:
     """The protocol as typed data (stable keys, JSON-ready); a FIIM game's has the best move
-    and the scores, with the referee's ``extra`` points added."""
+    and the scores, with the referee's ``extra`` points added; a seat the host named has its
+    player's ``name``."""
     record = state.record
-    seats = [
-        SeatLine(
+    seats = []
+    for seat, player in sorted(state.players.items()):
+        line = SeatLine(
             seat=seat,
             role=player.role.value if player.role else None,
             fouls=player.fouls,
             at_table=player.alive,
             left=player.left_how,
         )
-        for seat, player in sorted(state.players.items())
-    ]
+        if names and names.get(seat):
+            line["name"] = names[seat]
+        seats.append(line)
     protocol = ProtocolRecord(
         players=record["players"],
         mafia_count=record["mafia_count"],
@@ -107,6 +129,11 @@ def build(state: GameState, extra: list[ExtraPoints] | None = None) -> ProtocolR
         if "team_loss" in record:
             protocol["team_loss"] = record["team_loss"]
         protocol["scores"] = _scores(record.get("scores", []), extra or [])
+    if voters:
+        protocol["voters"] = [
+            VoterLine(day=v.day, round=v.round, candidate=v.candidate, seats=list(v.voters))
+            for v in voters
+        ]
     return protocol
 
 
@@ -150,14 +177,23 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
 
     black = {role.value for role in load_preset(protocol.get("preset") or "club").black_roles()}
     lines = [say("title", players=protocol["players"], mafia=protocol["mafia_count"]), ""]
-    lines.append(say("columns"))
+    named = [seat.get("name", "") for seat in protocol["seats"]]
+    name_cells = max((width(name) for name in named), default=0)
+    if name_cells:
+        name_cells = max(name_cells, width(say("name_column")))
+        columns = say("columns")
+        head, _, tail = columns.partition(" ")
+        lines.append(f"{head} {padded(say('name_column'), name_cells)}  {tail.lstrip()}")
+    else:
+        lines.append(say("columns"))
     for seat in protocol["seats"]:
         role = book.word(seat["role"]) if seat["role"] else "?"
         if seat["role"] in black:
             role = role.upper()  # the black cards stand out on paper
         how = seat["left"]
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
-        lines.append(f"{seat['seat']:>4}  {role:<14}  {seat['fouls']:>5}  {result}")
+        name = f"  {padded(seat.get('name', ''), name_cells)}" if name_cells else ""
+        lines.append(f"{seat['seat']:>4}{name}  {role:<14}  {seat['fouls']:>5}  {result}")
     nights = {night["night"]: night for night in protocol["nights"]}
     days = {day["day"]: day for day in protocol["days"]}
     for number in range(0, max([*nights, *days, 0]) + 1):
@@ -176,6 +212,14 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
             )
     if is_fiim(protocol):
         lines.extend(_fiim_lines(protocol, say))
+    if protocol.get("voters"):
+        lines.extend(["", say("voters")])
+        for line in protocol.get("voters", []):
+            label = say("vote") if line["round"] == 1 else say("revote")
+            lines.append(
+                "  " + say("voters_line", day=line["day"], vote=label,
+                           candidate=line["candidate"], seats=_seats(line["seats"]))
+            )  # fmt: skip
     lines.append("")
     winner = protocol["winner"]
     lines.append(say(f"winner_{winner}" if winner else "winner_none"))  # red, black, maniac, draw

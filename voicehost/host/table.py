@@ -35,6 +35,7 @@ class SeatView:
     left: bool
     fouls: int
     card: str | None = None  # the role, at the end of the game only
+    name: str | None = None  # the player's name, when the host gave one (host/names.py)
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class TableView:
                 "paused": self.timer.paused,
             },
             "seats": [
-                {"seat": s.seat, "left": s.left, "fouls": s.fouls, "card": s.card}
+                {"seat": s.seat, "left": s.left, "fouls": s.fouls, "card": s.card, "name": s.name}
                 for s in self.seats
             ],
             "nominations": [[by, list(seats)] for by, seats in self.nominations],
@@ -219,7 +220,7 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
             left = False
         fouls = max(0, player.fouls - hidden_fouls.get(seat, 0))
         card = player.role.value if over and player.role is not None else None
-        seats.append(SeatView(int(seat), left, fouls, card))
+        seats.append(SeatView(int(seat), left, fouls, card, host.names.get(seat)))
     return tuple(seats)
 
 

@@ -49,15 +49,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Input, VoteCount
 from voicehost.game.model import Cue, Seat
 from voicehost.host.actions import MAX_DIGITS, Action, action_of_key, command_for, number_of
-from voicehost.host.commands import Command, Deliver, KeypadStatus, Source, Submit
+from voicehost.host.commands import Command, KeypadStatus, KeyPressed, Source, Submit
 from voicehost.ports import Clock, CuePlayer, Key, Keypad
+
+if TYPE_CHECKING:
+    from voicehost.host.loop import Host
 
 SOURCE = Source.KEYPAD
 
@@ -85,11 +88,13 @@ CONFIRM_GUARD = 1.0
 
 
 class HostLink(Protocol):
-    """What the controller needs of the host: the question of the moment, and a mailbox."""
+    """What the controller needs of the host: the question of the moment, and the loop's
+    ``handle`` (the controller runs on the loop's thread: its command is carried out at once,
+    with no second trip through the inbox)."""
 
     def prompt(self) -> Prompt: ...
 
-    def post(self, command: Command) -> None: ...
+    def handle(self, command: Command) -> bool: ...
 
 
 @dataclass
@@ -144,9 +149,8 @@ class KeypadController:
         return self._entry
 
     def on_status(self, connected: bool) -> None:
-        """The keypad was unplugged or plugged back in: tell the host, forget the entry."""
+        """The keypad was unplugged or plugged back in (the host says so): forget the entry."""
         self._entry = Entry()
-        self._host.post(KeypadStatus(connected))
 
     def expire(self) -> None:
         """Clear a half-typed entry if no key came for ``entry_timeout_seconds``."""
@@ -176,7 +180,7 @@ class KeypadController:
             self._undo()
         elif action is not None:  # the miss, the end of a speech: no number follows
             self._entry = Entry()
-            self._host.post(command_for(action, SOURCE))
+            self._host.handle(command_for(action, SOURCE))
 
     def _current_prompt(self) -> Prompt:
         try:
@@ -204,7 +208,7 @@ class KeypadController:
 
     def _undo(self) -> None:
         if self._entry.empty:
-            self._host.post(command_for(Action.UNDO, SOURCE))
+            self._host.handle(command_for(Action.UNDO, SOURCE))
         self._entry = Entry()
 
     def _enter(self, prompt: Prompt) -> None:
@@ -216,7 +220,7 @@ class KeypadController:
             if number is None:
                 self._reject()
             else:
-                self._host.post(command_for(Action.FOUL, SOURCE, number))
+                self._host.handle(command_for(Action.FOUL, SOURCE, number))
         elif prompt.kind in COUNT_PROMPTS:
             self._entry = Entry()
             if number is None:
@@ -278,7 +282,7 @@ class KeypadController:
     # ------------------------------------------------------------------ output
 
     def _submit(self, event: Input) -> None:
-        self._host.post(Submit(event, source=SOURCE))
+        self._host.handle(Submit(event, source=SOURCE))
 
     def _reject(self) -> None:
         self._cues.play(Cue.REJECT)
@@ -286,24 +290,22 @@ class KeypadController:
 
 def attach_keypad(
     keypad: Keypad,
-    host: HostLink,
+    host: Host,
     cues: CuePlayer,
     clock: Clock,
     *,
     entry_timeout_seconds: float = 8.0,
 ) -> KeypadController:
-    """Start ``keypad`` with a controller that posts to ``host``; returns the controller.
+    """Start ``keypad`` with a controller that receives its keys; returns the controller.
 
-    The keypad's thread only posts each raw key; the controller, which asks the game what it
-    wants (``host.prompt()``), runs when the loop hands the key on, on the loop's thread.
+    The keypad's thread only posts each raw key (``KeyPressed``) and plug event
+    (``KeypadStatus``); the loop hands them to the controller, which asks the game what it wants
+    (``host.prompt()``) and hands its command to ``host.handle``, on the loop's thread.
     """
     controller = KeypadController(host, cues, clock, entry_timeout_seconds=entry_timeout_seconds)
-
-    def on_key(key: Key) -> None:
-        host.post(Deliver(lambda: controller.on_key(key)))
-
-    def on_status(connected: bool) -> None:
-        host.post(Deliver(lambda: controller.on_status(connected)))
-
-    keypad.start(on_key, on_status)
+    host.keys = controller
+    keypad.start(
+        lambda key: host.post(KeyPressed(key)),
+        lambda connected: host.post(KeypadStatus(connected)),
+    )
     return controller

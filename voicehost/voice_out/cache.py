@@ -15,20 +15,22 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-import multiprocessing
 import os
 import time
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from voicehost.clips import AudioFileError, Clip, read_wav, trim_silence, write_wav
 from voicehost.errors import VoicehostError
 from voicehost.notices import LOG_ONLY
-from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice
+from voicehost.voice_out.tts import EspeakSynthesizer, VoiceChoice, engine_version, voice_choice
 from voicehost.voice_out.wavcheck import check_wav
+
+if TYPE_CHECKING:
+    from voicehost.clips import Clip
+    from voicehost.config import Settings
+    from voicehost.phrases import PhraseBook
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,57 @@ class BuildReport:
             f"Audio cache {self.folder}: {total} distinct texts, {self.rendered} synthesised now, "
             f"{self.cached} already there ({self.seconds:.1f} s)."
         )
+
+
+@dataclass(frozen=True)
+class PrepareReport:
+    """What preparing the voice did before the game."""
+
+    pieces: int
+    from_pack: int
+    build: BuildReport | None
+
+    def describe(self) -> str:
+        """One line for a person."""
+        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)."]
+        if self.build is not None:
+            parts.append(self.build.describe())
+        return " ".join(parts)
+
+    def said(self, book: PhraseBook) -> str:
+        """The same in the book's language: what is ready, and what the cache did."""
+        parts = [book.screen("phrases_ready", {"pieces": self.pieces, "pack": self.from_pack})]
+        if self.build is not None:
+            build = self.build
+            parts.append(
+                book.screen(
+                    "phrases_cache",
+                    {
+                        "folder": build.folder,
+                        "total": build.rendered + build.cached,
+                        "rendered": build.rendered,
+                        "cached": build.cached,
+                        "seconds": f"{build.seconds:.1f}",
+                    },
+                )
+            )
+        return " ".join(parts)
+
+
+def settings_cache(settings: Settings) -> AudioCache:
+    """The audio cache the settings describe (espeak-ng voice, folder); nothing is read yet.
+
+    Neither this module nor the check of a full cache imports numpy: `voicehost phrases
+    build` with a full cache costs about what `voicehost --help` does.
+    """
+    choice = voice_choice(settings)
+    return AudioCache(
+        settings.path(settings.voice.cache_dir),
+        choice,
+        engine_version(),
+        lambda: EspeakSynthesizer(choice),
+        espeak_workers=4,
+    )
 
 
 def cache_key(text: str, choice: VoiceChoice, engine_version: str) -> str:
@@ -113,6 +166,8 @@ class AudioCache:
 
     def load(self, text: str) -> Clip | None:
         """The cached audio of ``text``, or None when it is not there (or broken)."""
+        from voicehost.clips import AudioFileError, read_wav  # numpy: only to read audio
+
         path = self.path_for(text)
         if self._problem(text) is not None:
             return None
@@ -140,6 +195,8 @@ class AudioCache:
 
     def render(self, text: str) -> Clip:
         """Synthesise ``text`` now and keep it; returns the stored clip."""
+        from voicehost.clips import trim_silence
+
         clip = trim_silence(self.synthesizer().render(text))
         self._store(text, clip)
         return clip
@@ -170,6 +227,9 @@ class AudioCache:
         return BuildReport(len(missing), len(unique) - len(missing), elapsed, self.folder)
 
     def _fill_in_processes(self, missing: list[str]) -> None:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
         workers = min(self.espeak_workers, len(missing) // (PARALLEL_MINIMUM // 2))
         batches = [missing[index::workers] for index in range(workers)]
         context = multiprocessing.get_context("spawn")  # a fresh espeak-ng in each worker
@@ -188,6 +248,8 @@ class AudioCache:
         return self._synthesizer
 
     def _store(self, text: str, clip: Clip) -> None:
+        from voicehost.clips import write_wav
+
         path = self.path_for(text)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)

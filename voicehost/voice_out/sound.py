@@ -31,7 +31,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from voicehost.clips import Clip, Samples, resample, to_int16
+from voicehost.clips import Clip, Samples, SilenceSqueezer, from_int16, resample, to_int16
 from voicehost.errors import DeviceError
 from voicehost.game.model import Cue
 from voicehost.notices import LOG_ONLY
@@ -46,8 +46,10 @@ BLOCK_FRAMES = 256
 """Default frames per device callback (``audio.block_frames``): 11.6 ms at 22050 Hz, how long a
 sound may wait for the card to take it."""
 
-LEAD_MARGIN_SECONDS = 0.005
-"""``lead_seconds()`` adds this for the caller's own wake-up delay."""
+LEAD_MARGIN_SECONDS = 0.030
+"""``lead_seconds()`` adds this for the caller's own delay: the loop may be busy when a timer
+event falls due, fsyncing a person's input (13 ms at p99 on an SD card) or redrawing the
+screen. The cue is still placed on the deadline's sample; only the event fires earlier."""
 
 DRAIN_LIMIT_SECONDS = 60.0
 """``close()`` waits at most this long for queued sound to finish playing."""
@@ -64,10 +66,15 @@ BlockListener = Callable[[int, int], None]
 
 
 class WavRecorder:
-    """Appends blocks to a 16-bit mono WAV file; a writer thread does the disk work."""
+    """Appends blocks to a 16-bit mono WAV file; a writer thread does the disk work.
 
-    def __init__(self, path: Path, rate: int) -> None:
+    With a ``squeezer`` (the demo) every silence longer than its limit is shortened as the
+    blocks come, so a long game never sits in memory, not even as a WAV read back.
+    """
+
+    def __init__(self, path: Path, rate: int, squeezer: SilenceSqueezer | None = None) -> None:
         self.path = path
+        self.squeezer = squeezer
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             self._writer = wave.open(str(path), "wb")  # noqa: SIM115 - closed by close()
@@ -94,7 +101,12 @@ class WavRecorder:
 
     def _drain(self) -> None:
         while (data := self._blocks.get()) is not None:
+            if self.squeezer is not None:  # judged as the file holds it (16-bit), as it would be
+                samples = from_int16(data, self.squeezer.rate).samples
+                data = to_int16(self.squeezer.feed(samples))
             self._writer.writeframes(data)
+        if self.squeezer is not None:
+            self._writer.writeframes(to_int16(self.squeezer.finish()))
 
 
 class SoundOutput:
@@ -402,8 +414,11 @@ def open_sound_output(
     echo: TextIO | None = None,
     block_frames: int = BLOCK_FRAMES,
     lockstep: bool = False,
+    squeezer: SilenceSqueezer | None = None,
 ) -> SoundOutput:
     """A SoundOutput on the sound card, or without one (see the module text).
+
+    ``squeezer`` shortens the long silences of what is recorded to ``audio_out`` (the demo).
 
     ``lockstep`` is for a clock that jumps (a scripted game, a test): the card then plays each
     block only when the clock has reached it, and without a card nothing is paced.
@@ -411,7 +426,7 @@ def open_sound_output(
     Raises DeviceError when a device is wanted and there is none and nothing is recorded;
     with ``audio_out`` a missing device is reported once and the game is still recorded.
     """
-    recorder = WavRecorder(audio_out, rate) if audio_out is not None else None
+    recorder = WavRecorder(audio_out, rate, squeezer) if audio_out is not None else None
     output = SoundOutput(
         clock, library, cue_clips(rate, cue_volume), rate=rate, recorder=recorder, echo=echo
     )

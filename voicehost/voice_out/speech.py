@@ -5,26 +5,24 @@ pieces are levelled one by one to ``audio.target_loudness_dbfs`` (so a recorded 
 synthesised «Слово игроку номер» sound equally loud), then joined with the pauses the full
 text's punctuation asks for.
 
-``prepare()`` runs before the game: it fills the cache and loads every piece into memory, so
-saying a phrase in the game is a dictionary lookup and a concatenation, never synthesis. A
-piece nobody predicted is synthesised once, with a warning that names it and the fix.
+``prepare()`` runs before the game: it makes sure every piece is in the cache (whole, by its
+headers), so saying a phrase in the game is never synthesis. A piece is read and levelled the
+first time it is said (about half a millisecond) and kept in memory; a game start reads none of
+them, and the pieces a game never says are never read. A piece nobody predicted is synthesised
+once, with a warning that names it and the fix.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from voicehost.clips import Clip, concatenate, normalise, resample, silence
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.notices import notice
-from voicehost.phrases import PhraseBook
-from voicehost.ports import Segment, Utterance
-from voicehost.voice_out.cache import AudioCache, BuildReport
-from voicehost.voice_out.tts import EspeakSynthesizer, engine_version, voice_choice
+from voicehost.ports import Pause, Segment, Utterance
+from voicehost.voice_out.cache import AudioCache, PrepareReport, settings_cache
 from voicehost.voice_out.voicepack import VoicePack, phrase_of
 
 log = logging.getLogger(__name__)
@@ -42,78 +40,18 @@ COUNT_PAUSE_SECONDS = 0.6
 """Pause after a piece that ends with «…»: the words of the count «Раз… два… три!»
 (``voice.count_pause_seconds`` sets it)."""
 
-_SENTENCE_END = re.compile(r"[.!?]")
-_CLAUSE_END = re.compile(r"[,:;—–-]")
-
-
-@dataclass(frozen=True)
-class PrepareReport:
-    """What preparing the voice did before the game."""
-
-    pieces: int
-    from_pack: int
-    build: BuildReport | None
-
-    def describe(self) -> str:
-        """One line for a person."""
-        parts = [f"{self.pieces} pieces ready ({self.from_pack} from the voice pack)."]
-        if self.build is not None:
-            parts.append(self.build.describe())
-        return " ".join(parts)
-
-    def said(self, book: PhraseBook) -> str:
-        """The same in the book's language: what is ready, and what the cache did."""
-        parts = [book.screen("phrases_ready", {"pieces": self.pieces, "pack": self.from_pack})]
-        if self.build is not None:
-            build = self.build
-            parts.append(
-                book.screen(
-                    "phrases_cache",
-                    {
-                        "folder": build.folder,
-                        "total": build.rendered + build.cached,
-                        "rendered": build.rendered,
-                        "cached": build.cached,
-                        "seconds": f"{build.seconds:.1f}",
-                    },
-                )
-            )
-        return " ".join(parts)
-
 
 def pauses_between(utterance: Utterance, count_pause: float = COUNT_PAUSE_SECONDS) -> list[float]:
-    """The pause after each segment but the last, read from the punctuation of the full text;
-    a piece ending with «…» (a word of the count) is followed by ``count_pause``."""
-    text = utterance.text.casefold()
-    cursor = 0
-    spans: list[tuple[int, int] | None] = []
-    for segment in utterance.segments:
-        shown = segment.shown
-        found = text.find(shown.casefold(), cursor)
-        if found < 0:
-            spans.append(None)
-            continue
-        spans.append((found, found + len(shown)))
-        cursor = found + len(shown)
-    pauses: list[float] = []
-    for index in range(len(utterance.segments) - 1):
-        here, after = spans[index], spans[index + 1]
-        if here is None or after is None:
-            pauses.append(WORD_PAUSE_SECONDS)
-            continue
-        boundary = utterance.text[here[1] - 1 : after[0]]
-        pauses.append(_pause_for(boundary, count_pause))
-    return pauses
-
-
-def _pause_for(boundary: str, count_pause: float) -> float:
-    if "…" in boundary:
-        return count_pause
-    if _SENTENCE_END.search(boundary):
-        return SENTENCE_PAUSE_SECONDS
-    if _CLAUSE_END.search(boundary):
-        return CLAUSE_PAUSE_SECONDS
-    return WORD_PAUSE_SECONDS
+    """The silence after each segment but the last, from the pause each segment carries; a
+    piece ending with «…» (a word of the count) is followed by ``count_pause``."""
+    seconds = {
+        Pause.WORD: WORD_PAUSE_SECONDS,
+        Pause.CLAUSE: CLAUSE_PAUSE_SECONDS,
+        Pause.SENTENCE: SENTENCE_PAUSE_SECONDS,
+        Pause.COUNT: count_pause,
+        Pause.END: WORD_PAUSE_SECONDS,  # not the last piece: a piece of a longer list
+    }
+    return [seconds[segment.pause_after] for segment in utterance.segments[:-1]]
 
 
 class SpeechLibrary:
@@ -134,6 +72,8 @@ class SpeechLibrary:
         self.cache = cache
         self.pack = pack
         self._by_text: dict[str, Clip] = {}
+        self._prepared: set[str] = set()
+        """Texts ``prepare()`` put in the cache, not yet read."""
         self._pack_clips: dict[str, Clip] = {}
         self._pack_key_for_text: dict[str, str] = {}
         self.live_syntheses: list[str] = []
@@ -141,13 +81,12 @@ class SpeechLibrary:
     # --- before the game ---
 
     def prepare(self, segments: Iterable[Segment]) -> PrepareReport:
-        """Fill the cache for every piece the pack lacks, and load every piece into memory."""
+        """Fill the cache for every piece the pack lacks; each is read when first said."""
         pieces = list(segments)
         self._index_pack(pieces)
         to_synthesise = [p.text for p in pieces if self._pack_key(p) is None]
         build = self.cache.fill(to_synthesise) if self.cache is not None else None
-        for text in dict.fromkeys(to_synthesise):
-            self._by_text[text] = self._synthesised(text)
+        self._prepared.update(to_synthesise)
         from_pack = len(pieces) - len(to_synthesise)
         return PrepareReport(len(pieces), from_pack, build)
 
@@ -175,7 +114,9 @@ class SpeechLibrary:
             return self._from_pack(key)
         clip = self._by_text.get(segment.text)
         if clip is None:
-            clip = self._late(segment)
+            clip = self._cached(segment.text) if segment.text in self._prepared else None
+            if clip is None:  # unprepared, or its file went missing since
+                clip = self._late(segment)
             self._by_text[segment.text] = clip
         return clip
 
@@ -210,12 +151,11 @@ class SpeechLibrary:
             self._pack_clips[key] = clip
         return clip
 
-    def _synthesised(self, text: str) -> Clip:
+    def _cached(self, text: str) -> Clip | None:
+        """A prepared piece read from the cache and levelled (None: its file is gone)."""
         assert self.cache is not None
         clip = self.cache.load(text)
-        if clip is None:
-            clip = self.cache.render(text)
-        return self._level(clip)
+        return None if clip is None else self._level(clip)
 
     def _late(self, segment: Segment) -> Clip:
         """A piece nobody prepared: synthesise it once now, and say so."""
@@ -258,14 +198,7 @@ def speech_library(settings: Settings) -> SpeechLibrary:
 
     Nothing is synthesised or decoded yet; ``prepare()`` does that before the game.
     """
-    choice = voice_choice(settings)
-    cache = AudioCache(
-        settings.path(settings.voice.cache_dir),
-        choice,
-        engine_version(),
-        lambda: EspeakSynthesizer(choice),
-        espeak_workers=4,
-    )
+    cache = settings_cache(settings)
     pack = VoicePack.load(settings.path(settings.voice.pack)) if settings.voice.pack else None
     return SpeechLibrary(
         rate=settings.audio.sample_rate,

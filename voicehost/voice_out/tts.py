@@ -29,15 +29,15 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from voicehost.clips import Clip, read_wav
 from voicehost.config import Settings, VoiceSettings
 from voicehost.errors import MissingDependency, VoicehostError
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_out.wavcheck import check_wav
+
+if TYPE_CHECKING:
+    from voicehost.clips import Clip
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,9 @@ class EspeakSynthesizer:
         Raises SynthesisError when espeak-ng does not finish, or finishes with a broken file.
         """
         if not text.strip():
-            return Clip(np.zeros(0, dtype=np.float32), ESPEAK_RATE)
+            from voicehost.clips import silence
+
+            return silence(0, ESPEAK_RATE)
         with _ENGINE_LOCK:
             path = Path(self._folder.name) / f"render-{next(self._numbers)}.wav"
             engine = self._engine
@@ -232,6 +234,8 @@ class EspeakSynthesizer:
                 f"espeak-ng's audio of «{text}» is broken: {problem}; check `espeak-ng -v "
                 f"{self.choice.voice} '{text}'` speaks it, then run `voicehost phrases build` again"
             )
+        from voicehost.clips import read_wav
+
         return read_wav(path)
 
     def close(self) -> None:
@@ -253,12 +257,24 @@ def engine_version() -> str:
         espeak = _espeak.Info().decode("ascii", "replace")
     except Exception:  # noqa: BLE001 - the version only names the cache; never fatal
         pass
-    pyttsx3_version = "unknown"
+    return f"espeak-ng {espeak} / pyttsx3 {_pyttsx3_version()}"
+
+
+def _pyttsx3_version() -> str:
+    """pyttsx3's version from its ``.dist-info`` folder's name (importlib.metadata costs a
+    tenth of a second at every start: it reads every installed package's metadata)."""
+    with contextlib.suppress(Exception):
+        import importlib.util
+
+        spec = importlib.util.find_spec("pyttsx3")
+        if spec is not None and spec.origin is not None:
+            for info in Path(spec.origin).parent.parent.glob("pyttsx3-*.dist-info"):
+                return info.name.removeprefix("pyttsx3-").removesuffix(".dist-info")
     with contextlib.suppress(Exception):
         from importlib.metadata import version
 
-        pyttsx3_version = version("pyttsx3")
-    return f"espeak-ng {espeak} / pyttsx3 {pyttsx3_version}"
+        return version("pyttsx3")
+    return "unknown"
 
 
 def _start_engine() -> Any:

@@ -9,6 +9,7 @@ be at least one frame, and the duration must be plausible for the text at the vo
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
@@ -45,37 +46,61 @@ def wav_problem(path: Path) -> str | None:
     return _inspect(path)[0]
 
 
+HEADER_BYTES = 4096
+"""The headers are read from this much of the file's start (its size comes from the file
+system), so checking a cached WAV does not read its audio."""
+
+
 def _inspect(path: Path) -> tuple[str | None, float]:
-    """The file's problem (or None) and its duration in seconds."""
+    """The file's problem (or None) and its duration in seconds, from its headers and size."""
     try:
-        data = path.read_bytes()
+        with path.open("rb") as file:
+            head = file.read(HEADER_BYTES)
+            size = os.fstat(file.fileno()).st_size
+            problem, seconds, complete = _inspect_header(head, size)
+            if not complete:  # headers beyond the first 4 KiB (a long LIST chunk): read on
+                problem, seconds, _ = _inspect_header(head + file.read(), size)
     except OSError as exc:
         return f"cannot read it ({exc.strerror})", 0.0
-    if len(data) < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
-        return f"it is no WAV file ({len(data)} bytes)", 0.0
+    return problem, seconds
+
+
+def _inspect_header(data: bytes, size: int) -> tuple[str | None, float, bool]:
+    """(problem, seconds, whether ``data`` held every header) of a file of ``size`` bytes whose
+    first bytes are ``data``."""
+    if size < 12 or data[:4] != b"RIFF" or data[8:12] != b"WAVE":
+        return f"it is no WAV file ({size} bytes)", 0.0, True
     riff_size = struct.unpack_from("<I", data, 4)[0]
-    if riff_size + 8 != len(data):
-        return f"its RIFF header promises {riff_size + 8} bytes but it has {len(data)}", 0.0
+    if riff_size + 8 != size:
+        return f"its RIFF header promises {riff_size + 8} bytes but it has {size}", 0.0, True
     block_align = 0
     frame_rate = 0
     offset = 12
-    while offset + 8 <= len(data):
+    while offset + 8 <= size:
+        if offset + 8 > len(data):
+            return None, 0.0, False
         kind = data[offset : offset + 4]
-        size = struct.unpack_from("<I", data, offset + 4)[0]
+        chunk = struct.unpack_from("<I", data, offset + 4)[0]
         body = offset + 8
-        if kind == b"fmt " and size >= 16 and body + 16 <= len(data):
+        if kind == b"fmt " and chunk >= 16 and body + 16 <= size:
+            if body + 16 > len(data):
+                return None, 0.0, False
             frame_rate = struct.unpack_from("<I", data, body + 4)[0]
             block_align = struct.unpack_from("<H", data, body + 12)[0]
         if kind == b"data":
             if block_align == 0 or frame_rate == 0:
-                return "its data comes before (or without) a format chunk", 0.0
-            if body + size > len(data):
-                return f"its data chunk promises {size} bytes but {len(data) - body} are there", 0.0
-            if size // block_align == 0:
-                return NO_FRAMES, 0.0
-            return None, size // block_align / frame_rate
-        offset = body + size + (size & 1)  # chunks are padded to an even length
-    return "it has no data chunk", 0.0
+                return "its data comes before (or without) a format chunk", 0.0, True
+            if body + chunk > size:
+                return (
+                    f"its data chunk promises {chunk} bytes but {size - body} are there",
+                    0.0,
+                    True,
+                )
+            if chunk // block_align == 0:
+                return NO_FRAMES, 0.0, True
+            return None, chunk // block_align / frame_rate, True
+        offset = body + chunk + (chunk & 1)  # chunks are padded to an even length
+    return "it has no data chunk", 0.0, True
 
 
 def duration_problem(text: str, seconds: float, rate_wpm: int) -> str | None:

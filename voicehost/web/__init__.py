@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from voicehost.host.commands import Deliver
+from voicehost.host.commands import RemoteInput
 from voicehost.host.loop import Host
 from voicehost.web.face import WebFace, WebPrivate
 from voicehost.web.server import WebServer, pairing_code
@@ -54,7 +54,9 @@ def start_web(
     face = WebFace(host, write_protocol)
 
     def submit(connection: int, message: dict[str, object]) -> None:  # the server's thread
-        host.post(Deliver(lambda: face.remote_input(connection, message)))
+        host.post(RemoteInput(connection, message))
+
+    host.remote = face
 
     server = WebServer(
         port=settings.web.port if port is None else port,

@@ -38,6 +38,7 @@ function drawBoard(table) {
     if (seat.left) tile.classList.add("left");
     if (seat.seat === table.speaker) tile.classList.add("speaking");
     tile.append(el("div", "n", (seat.left ? "✗" : "") + seat.seat));
+    if (seat.name) tile.append(el("div", "name", seat.name));  // text, never markup
     tile.append(el("div", "f", "!".repeat(seat.fouls)));
     if (seat.card) {
       tile.append(el("div", "card", say("card_" + seat.card)));

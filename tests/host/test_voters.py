@@ -1,0 +1,74 @@
+"""Votes as clubs record them: `3: 1 4 6 9` names who raised their mask; the list is checked
+against the table, the count follows from it, undo takes it back, and the protocol keeps it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from voicehost import config
+from voicehost.console.script import run_script
+from voicehost.host import protocol
+from voicehost.host.votes import voters_in
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+
+
+def town_wins(replace: dict[str, list[str]]) -> list[str]:
+    """town-wins.txt with the line whose comment starts with a key replaced by lines."""
+    lines = []
+    for line in (EXAMPLES / "town-wins.txt").read_text(encoding="utf-8").splitlines():
+        key = next((key for key in replace if key in line), None)
+        lines.extend(replace.pop(key) if key else [line])
+    return lines
+
+
+def test_a_voter_list_is_a_count_and_the_protocol_says_who_voted(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    script = town_wins({"# 8 votes against 5": ["5: 1 2 3 4 6 7 8 10"]})
+    result = run_script(script, config.load(None), journal_path=journal)
+    assert not result.errors, result.errors
+    counts = result.protocol["days"][0]["votes"][0]["counts"]
+    assert counts == {"5": 8, "9": 2}
+    assert result.protocol["voters"] == [
+        {"day": 1, "round": 1, "candidate": 5, "seats": [1, 2, 3, 4, 6, 7, 8, 10]}
+    ]
+    assert [v.voters for v in voters_in(journal)] == [(1, 2, 3, 4, 6, 7, 8, 10)]
+    table = protocol.to_table(result.protocol, result.host.book)
+    assert "против 5 — 1, 2, 3, 4, 6, 7, 8, 10" in table
+
+
+def test_a_wrong_voter_list_is_refused_with_its_reason_and_nothing_changes(
+    tmp_path: Path,
+) -> None:
+    wrong = ["9: 1 2", "5: 5 1", "5: 1 1", "5: 14", "5: 0"]
+    script = town_wins({"# 8 votes against 5": [*wrong, "5: 1 2 3 4 6 7 8 10"]})
+    result = run_script(script, config.load(None), journal_path=tmp_path / "g.jsonl")
+    reasons = [error.split(": ", 1)[1] for error in result.errors]
+    assert len(reasons) == 5, result.errors
+    assert "против игрока 5, не 9" in reasons[0]
+    assert "не голосует против себя" in reasons[1]
+    assert "дважды" in reasons[2]
+    assert "места 14 нет" in reasons[3]
+    assert "места 0 нет" in reasons[4]
+    assert result.host.over
+    assert result.protocol["days"][0]["votes"][0]["counts"] == {"5": 8, "9": 2}
+
+
+def test_undo_takes_the_voters_back_with_their_count(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    script = town_wins({"# 8 votes against 5": ["5: 1 2 3", "u", "5: 1 2 3 4 6 7 8 10"]})
+    result = run_script(script, config.load(None), journal_path=journal)
+    assert not result.errors, result.errors
+    assert [v.voters for v in voters_in(journal)] == [(1, 2, 3, 4, 6, 7, 8, 10)]
+    assert len(result.protocol["voters"]) == 1
+
+
+def test_a_player_who_left_does_not_vote(tmp_path: Path) -> None:
+    # Day 2: seat 5 left by the vote on day 1
+    script = town_wins({"# 8 votes against 5": ["5: 1 2 3 4 6 7 8 10"]})
+    at = script.index("# candidates: 9 and 2")
+    rest = script[at:]
+    vote = next(n for n, line in enumerate(rest) if line.strip().split("#")[0].strip().isdigit())
+    rest[vote] = "2: 5 1"  # seats are voted on in seat order: 2 first
+    result = run_script(script[:at] + rest, config.load(None), journal_path=tmp_path / "g.jsonl")
+    assert any("игрок 5 уже покинул стол" in error for error in result.errors), result.errors

@@ -1,0 +1,144 @@
+"""`voicehost club standings|import|sync`: the season's rating across evenings and tables (a
+terminal table, CSV, a PNG chart), earlier games from a folder, the outbox sent now."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    from voicehost.cli.texts import text
+
+    parser = subparsers.add_parser("club", help=text("club"), description=text("club.description"))
+    actions = parser.add_subparsers(dest="club_action", metavar="ACTION", required=True)
+    standings = actions.add_parser("standings", help=text("club.standings"))
+    standings.add_argument("--season", help=text("club.season"))
+    standings.add_argument("--csv", type=Path, help=text("club.csv"))
+    standings.add_argument("--chart", type=Path, help=text("club.chart"))
+    standings.add_argument("--player", help=text("club.player"))
+    standings.set_defaults(func=run_standings)
+    importing = actions.add_parser("import", help=text("club.import"))
+    importing.add_argument("folder", type=Path, help=text("club.folder"))
+    importing.set_defaults(func=run_import)
+    sync = actions.add_parser("sync", help=text("club.sync"))
+    sync.set_defaults(func=run_sync)
+
+
+def _book(settings: Any) -> Any:
+    from voicehost.phrases import PhraseBook
+
+    return PhraseBook.load(settings.language)
+
+
+def run_standings(args: argparse.Namespace) -> int:
+    from voicehost.club import records, standings
+    from voicehost.config import load
+
+    settings = load(args.config)
+    book = _book(settings)
+
+    def say(key: str, **params: Any) -> str:
+        return str(book.screen(f"club_{key}", params))
+
+    records.catch_up(settings)
+    sent = records.send_outbox(settings)
+    if sent.waiting:
+        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+    database = records.connect(settings)
+    try:
+        rows = database.standings(args.season)
+        games = database.count_games(args.season)
+        player = _player(rows, args.player)
+        series = database.series(player, args.season) if player and args.chart else []
+    finally:
+        database.close()
+    season = args.season or book.screen("club_all_seasons")
+    print(book.screen("club_standings_heading", {"season": season, "games": games}))
+    if not rows:
+        print(book.screen("club_no_games"))
+    else:
+        print(standings.table(rows, say, book.word))
+    if args.csv is not None:
+        text = standings.to_csv(rows, standings.csv_headers(say))
+        if str(args.csv) == "-":
+            sys.stdout.write(text)
+        else:
+            _write(args.csv, text)
+            print(book.screen("club_csv_written", {"path": args.csv}))
+    if args.chart is not None:
+        if player is not None and args.player and not series:
+            print(book.screen("club_player_unknown", {"name": player}))
+        standings.chart(rows, series, player, args.chart, say)
+        print(book.screen("club_chart_written", {"path": args.chart}))
+    return 0
+
+
+def _player(rows: list[Any], asked: str | None) -> str | None:
+    """The player the chart follows, as the club's records spell the name (the leader when
+    none is asked for)."""
+    from voicehost.host.names import key
+
+    if asked is None:
+        return rows[0].name if rows else None
+    return next((row.name for row in rows if key(row.name) == key(asked)), asked)
+
+
+def _write(path: Path, text: str) -> None:
+    from voicehost.errors import VoicehostError
+
+    try:
+        path.write_text(text, encoding="utf-8-sig")  # a spreadsheet reads Cyrillic right
+    except OSError as exc:
+        raise VoicehostError(f"cannot write {path}: {exc.strerror}") from exc
+
+
+def run_import(args: argparse.Namespace) -> int:
+    from voicehost.club.importer import import_folder
+    from voicehost.config import load
+
+    settings = load(args.config)
+    book = _book(settings)
+    result = import_folder(settings, args.folder)
+    for line in result.skipped:
+        print(f"  ✗ {line}")
+    print(
+        book.screen(
+            "club_imported",
+            {
+                "found": result.found,
+                "new": len(result.sent.recorded),
+                "already": len(result.sent.already),
+            },
+        )
+    )
+    if result.sent.waiting:
+        print(
+            book.screen(
+                "club_outbox_waiting",
+                {"count": result.sent.waiting, "reason": result.sent.problem},
+            )
+        )
+    return 0
+
+
+def run_sync(args: argparse.Namespace) -> int:
+    from voicehost.club import records
+    from voicehost.config import load
+
+    settings = load(args.config)
+    book = _book(settings)
+    records.catch_up(settings)
+    sent = records.send_outbox(settings)
+    print(
+        book.screen(
+            "club_synced",
+            {"new": len(sent.recorded), "already": len(sent.already), "waiting": sent.waiting},
+        )
+    )
+    if sent.waiting:
+        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+        return 1
+    return 0

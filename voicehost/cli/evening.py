@@ -1,0 +1,72 @@
+"""`voicehost evening start|status|end`: the games played in a row at this table belong to the
+evening; its table (points, games, wins per player) is shown after each game and here."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(subparsers: Any) -> None:
+    from voicehost.cli.texts import text
+
+    parser = subparsers.add_parser(
+        "evening", help=text("evening"), description=text("evening.description")
+    )
+    parser.add_argument("action", choices=("start", "status", "end"), help=text("evening.action"))
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from voicehost.club import evening, records
+    from voicehost.config import load
+    from voicehost.phrases import PhraseBook
+
+    settings = load(args.config)
+    book = PhraseBook.load(settings.language)
+    folder = records.data_dir(settings)
+    records.catch_up(settings)
+    if args.action == "start":
+        before = evening.current(folder)
+        if before is not None:
+            print(book.screen("evening_closed_before", {"id": before["id"]}))
+        started = evening.start(
+            folder, records.table_name(settings), settings.club.season or started_year()
+        )
+        print(book.screen("evening_started", {"id": started["id"], "table": started["table"]}))
+        return 0
+    current = evening.current(folder)
+    if current is None:
+        print(book.screen("evening_none"))
+        return 1 if args.action == "end" else 0
+    if args.action == "end":
+        current = evening.end(folder) or current
+    print(evening_report(current, book, ended=args.action == "end"))
+    sent = records.send_outbox(settings)
+    if sent.waiting:
+        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+    return 0
+
+
+def started_year() -> str:
+    import time
+
+    return time.strftime("%Y")
+
+
+def evening_report(current: dict[str, Any], book: Any, *, ended: bool = False) -> str:
+    """The evening's heading and table, in the game's language."""
+    from voicehost.club import evening, standings
+
+    def say(key: str, **params: Any) -> str:
+        return str(book.screen(f"club_{key}", params))
+
+    games = current.get("games", [])
+    key = "evening_ended" if ended else "evening_heading"
+    lines = [book.screen(key, {"id": current["id"], "games": len(games)})]
+    rows = evening.table_of(current)
+    if rows:
+        lines.append(standings.evening_table(rows, say))
+    elif games:
+        lines.append(book.screen("evening_no_names"))
+    return "\n".join(lines)

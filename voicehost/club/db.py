@@ -1,0 +1,356 @@
+"""The club database: SQLite in the data folder by default, or one PostgreSQL server for the
+club's tables. Opened with SQLAlchemy 2, its schema made and migrated by Alembic (the migrations
+in ``migrations/``), every game written in one transaction and at most once (its id is the
+games' primary key: a second write of the same game changes nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from voicehost.club.facts import GameFacts
+from voicehost.errors import VoicehostError
+from voicehost.host.names import key as name_key
+from voicehost.notices import LOG_ONLY
+
+log = logging.getLogger(__name__)
+
+#: How often a migration that lost a race with another table's is looked at again.
+MIGRATE_ATTEMPTS = 5
+#: The newest migration; a database at it needs no Alembic run (Alembic loads in ~0.2 s).
+HEAD = "0001"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+class ClubDatabaseError(VoicehostError):
+    """The club database cannot be reached or used; the text says which and what to do."""
+
+
+def url_for(database: str, data_dir: Path) -> str:
+    """The SQLAlchemy address of ``club.database`` ("" = SQLite in the data folder). A
+    PostgreSQL address goes through pg8000, a driver in pure Python (nothing to compile on a
+    Pi); the address in config.yaml stays the plain ``postgresql://`` one."""
+    if not database:
+        return f"sqlite:///{data_dir / 'club.sqlite'}"
+    for prefix in ("postgresql://", "postgres://"):
+        if database.startswith(prefix):
+            return "postgresql+pg8000://" + database[len(prefix) :]
+    return database
+
+
+def shown_url(url: str) -> str:
+    """An address as it may be printed: without its password."""
+    head, at, tail = url.rpartition("@")
+    if not at or "://" not in head:
+        return url
+    scheme, _, user = head.partition("://")
+    return f"{scheme}://{user.split(':')[0]}:***@{tail}"
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One player's line of the season."""
+
+    name: str
+    games: int
+    wins: int
+    points: float
+    best_player: int
+    by_role: dict[str, tuple[int, int]]  # role -> (games, wins)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+class ClubDatabase:
+    """An open club database."""
+
+    def __init__(self, url: str, *, timeout: float = 3.0) -> None:
+        from sqlalchemy import create_engine, event
+        from sqlalchemy.pool import NullPool
+
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            path = Path(url.removeprefix("sqlite:///"))
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ClubDatabaseError(f"cannot make the folder {path.parent}: {exc}") from exc
+            self.engine = create_engine(
+                url, poolclass=NullPool, connect_args={"timeout": max(timeout, 30.0)}
+            )
+
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(connection: Any, _record: Any) -> None:
+                # Python's sqlite3 commits DDL on its own, statement by statement: a kill in the
+                # middle of the first migration would leave half a schema that no migration can
+                # finish. Transactions are begun here instead (``_begin``), so a migration is
+                # whole or not at all, like every game's record.
+                connection.isolation_level = None
+                cursor = connection.cursor()
+                cursor.execute("PRAGMA journal_mode=WAL")  # readers never wait for a writer
+                cursor.execute("PRAGMA synchronous=FULL")
+                cursor.execute("PRAGMA foreign_keys=ON")
+                cursor.close()
+
+            @event.listens_for(self.engine, "begin")
+            def _begin(connection: Any) -> None:
+                # A migration takes the write lock at once: a second table starting at the same
+                # moment waits for it, then finds the schema made.
+                immediate = connection.get_execution_options().get("immediate", False)
+                connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        else:
+            self.engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": timeout})
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------- schema
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest migration (nothing to do when it is there)."""
+        from sqlalchemy.exc import DBAPIError
+
+        for attempt in range(MIGRATE_ATTEMPTS):
+            try:
+                if self.version() == HEAD:
+                    return
+                self._upgrade()
+                return
+            except DBAPIError as exc:
+                # Another table may be migrating it this very moment (SQLite has no lock to
+                # wait on for that): look again shortly, then give up.
+                if attempt == MIGRATE_ATTEMPTS - 1:
+                    raise ClubDatabaseError(self._unreachable(exc)) from exc
+                time.sleep(0.2 * (attempt + 1))
+
+    def version(self) -> str | None:
+        from sqlalchemy import text
+        from sqlalchemy.exc import DBAPIError
+
+        with self.engine.connect() as connection:
+            try:
+                row = connection.execute(text("SELECT version_num FROM alembic_version")).first()
+            except DBAPIError:
+                return None
+        return str(row[0]) if row else None
+
+    def _upgrade(self) -> None:
+        from alembic import command
+        from alembic.config import Config
+        from sqlalchemy import text
+
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        with (
+            self.engine.connect().execution_options(immediate=True) as connection,
+            connection.begin(),
+        ):
+            if not self.is_sqlite:  # two tables starting at once: one migrates, one waits
+                connection.execute(text("SELECT pg_advisory_xact_lock(70250001)"))
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def _unreachable(self, exc: Exception) -> str:
+        from sqlalchemy.exc import DBAPIError
+
+        cause = exc.orig if isinstance(exc, DBAPIError) else exc
+        reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:200]
+        return (
+            f"the club database {shown_url(self.url)} cannot be used ({reason}); games wait in "
+            "the outbox until it can (`voicehost club sync` sends them)"
+        )
+
+    @contextmanager
+    def transaction(self) -> Iterator[Any]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    # ---------------------------------------------------------------- writing
+
+    def record(self, facts: GameFacts) -> bool:
+        """Write one finished game, in one transaction; False when it was there already."""
+        from sqlalchemy.exc import DBAPIError
+
+        try:
+            with self.engine.begin() as connection:
+                return self._record(connection, facts)
+        except DBAPIError as exc:
+            raise ClubDatabaseError(self._unreachable(exc)) from exc
+
+    def _insert(self, table: Any) -> Any:
+        from sqlalchemy.dialects import postgresql, sqlite
+
+        return sqlite.insert(table) if self.is_sqlite else postgresql.insert(table)
+
+    def _record(self, connection: Any, facts: GameFacts) -> bool:
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        game = (
+            self._insert(schema.games)
+            .values(
+                id=facts["id"], table_name=facts["table"], evening_id=facts["evening"],
+                season=facts["season"], started=facts["started"], finished=facts["finished"],
+                preset=facts["preset"], players=facts["players"], winner=facts["winner"],
+                protocol=json.dumps(facts.get("protocol", {}), ensure_ascii=False),
+            )
+            .on_conflict_do_nothing(index_elements=["id"])
+        )  # fmt: skip
+        if connection.execute(game).rowcount == 0:
+            return False
+        if facts["evening"]:
+            evening = self._insert(schema.evenings).values(
+                id=facts["evening"], table_name=facts["table"], season=facts["season"],
+                started=facts["started"],
+            )  # fmt: skip
+            connection.execute(evening.on_conflict_do_nothing(index_elements=["id"]))
+        player_ids: dict[int, int] = {}
+        for seat in facts["seats"]:
+            if not seat["name"]:
+                continue
+            person = name_key(seat["name"])
+            insert = self._insert(schema.players).values(key=person, name=seat["name"])
+            connection.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
+            found = connection.execute(
+                select(schema.players.c.id).where(schema.players.c.key == person)
+            ).scalar_one()
+            player_ids[seat["seat"]] = int(found)
+        connection.execute(
+            schema.game_seats.insert(),
+            [
+                {
+                    "game_id": facts["id"], "seat": seat["seat"],
+                    "player_id": player_ids.get(seat["seat"]), "role": seat["role"],
+                    "team": seat["team"], "won": seat["won"], "left_how": seat["left"],
+                    "fouls": seat["fouls"], "best_player": seat["best_player"],
+                    "best_move": seat["best_move"], "extra": seat["extra"],
+                    "penalty": seat["penalty"], "points": seat["points"],
+                }
+                for seat in facts["seats"]
+            ],
+        )  # fmt: skip
+        if facts["votes"]:
+            connection.execute(
+                schema.votes.insert(),
+                [{"game_id": facts["id"], **vote} for vote in facts["votes"]],
+            )
+        return True
+
+    # ---------------------------------------------------------------- reading
+
+    def has_game(self, identity: str) -> bool:
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        with self.engine.connect() as connection:
+            query = select(schema.games.c.id).where(schema.games.c.id == identity)
+            return connection.execute(query).first() is not None
+
+    def count_games(self, season: str | None = None) -> int:
+        from sqlalchemy import func, select
+
+        from voicehost.club import schema
+
+        query = select(func.count()).select_from(schema.games)
+        if season:
+            query = query.where(schema.games.c.season == season)
+        with self.engine.connect() as connection:
+            return int(connection.execute(query).scalar_one())
+
+    def seasons(self) -> list[str]:
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        with self.engine.connect() as connection:
+            rows = connection.execute(select(schema.games.c.season).distinct())
+            return sorted(str(row[0]) for row in rows)
+
+    def standings(self, season: str | None = None) -> list[Standing]:
+        """Every named player's season: points, games, wins, best-player marks, by role."""
+        from sqlalchemy import case, func, select
+
+        from voicehost.club import schema
+
+        seats, games, players = schema.game_seats, schema.games, schema.players
+        won = func.sum(case((seats.c.won, 1), else_=0))
+        best = func.sum(case((seats.c.best_player, 1), else_=0))
+        query = (
+            select(
+                players.c.id, players.c.name, seats.c.role, func.count(), won,
+                func.sum(seats.c.points), best,
+            )
+            .select_from(seats.join(players, seats.c.player_id == players.c.id))
+            .group_by(players.c.id, players.c.name, seats.c.role)
+        )  # fmt: skip
+        if season:
+            query = query.join(games, seats.c.game_id == games.c.id).where(games.c.season == season)
+        totals: dict[int, dict[str, Any]] = {}
+        with self.engine.connect() as connection:
+            for pid, name, role, count, wins, points, best_marks in connection.execute(query):
+                line = totals.setdefault(
+                    pid, {"name": name, "games": 0, "wins": 0, "points": 0.0, "best": 0, "by": {}}
+                )
+                line["games"] += int(count)
+                line["wins"] += int(wins or 0)
+                line["points"] += float(points or 0.0)
+                line["best"] += int(best_marks or 0)
+                line["by"][role or "?"] = (int(count), int(wins or 0))
+        rows = [
+            Standing(
+                name=line["name"], games=line["games"], wins=line["wins"],
+                points=round(line["points"], 4), best_player=line["best"], by_role=line["by"],
+            )
+            for line in totals.values()
+        ]  # fmt: skip
+        rows.sort(key=lambda row: (-row.points, -row.wins, row.games, row.name.casefold()))
+        return rows
+
+    def series(self, name: str, season: str | None = None) -> list[tuple[str, float]]:
+        """A player's games of the season in order: (finished, points of that game)."""
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        seats, games, players = schema.game_seats, schema.games, schema.players
+        query = (
+            select(games.c.finished, seats.c.points)
+            .select_from(
+                seats.join(games, seats.c.game_id == games.c.id).join(
+                    players, seats.c.player_id == players.c.id
+                )
+            )
+            .where(players.c.key == name_key(name))
+            .order_by(games.c.finished, games.c.id)
+        )
+        if season:
+            query = query.where(games.c.season == season)
+        with self.engine.connect() as connection:
+            return [(str(row[0]), float(row[1])) for row in connection.execute(query)]
+
+
+def open_database(url: str, *, timeout: float = 3.0) -> ClubDatabase:
+    """Open and migrate the club database; raises ClubDatabaseError when it cannot be used."""
+    database = ClubDatabase(url, timeout=timeout)
+    try:
+        database.migrate()
+    except ClubDatabaseError:
+        database.close()
+        raise
+    except Exception as exc:  # noqa: BLE001 - a driver's own error for an absent server
+        database.close()
+        log.info("club database %s: %s", shown_url(url), exc, extra=LOG_ONLY)
+        raise ClubDatabaseError(database._unreachable(exc)) from exc
+    return database
