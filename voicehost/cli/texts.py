@@ -85,7 +85,39 @@ def _texts() -> dict[str, str]:
 
 
 def load_section(language: str) -> dict[str, str]:
-    """The ``cli`` section of ``phrases/<language>.yaml`` (the C loader when there is one)."""
+    """The ``cli`` section of ``phrases/<language>.yaml``. Parsing the whole book costs more than
+    the rest of ``--help``, so the section is kept as JSON in the user's cache, keyed by the
+    book's own bytes: a changed book is read again, a cache that cannot be written is skipped."""
+    import hashlib
+    import json
+    import os
+
+    try:
+        raw = (PHRASES_DIR / f"{language}.yaml").read_bytes()
+    except OSError:
+        return {}  # the book's own loader reports a missing book when the command runs
+    digest = hashlib.sha256(raw).hexdigest()
+    home = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    cache = Path(home) / "voicehost" / f"cli-{language}.json"
+    try:
+        kept = json.loads(cache.read_text("utf-8"))
+        if kept.get("book") == digest and isinstance(kept.get("texts"), dict):
+            return {str(k): str(v) for k, v in kept["texts"].items()}
+    except (OSError, ValueError, AttributeError):
+        pass  # no cache yet, or a broken one: read the book
+    texts = _parse_section(raw)
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_name(f"{cache.name}.{os.getpid()}.tmp")
+        partial.write_text(json.dumps({"book": digest, "texts": texts}, ensure_ascii=False))
+        os.replace(partial, cache)
+    except OSError:
+        pass  # a read-only home: the book is parsed each time, nothing else changes
+    return texts
+
+
+def _parse_section(raw: bytes) -> dict[str, str]:
+    """The book's ``cli`` section (the C loader when there is one)."""
     import yaml
 
     try:
@@ -93,8 +125,8 @@ def load_section(language: str) -> dict[str, str]:
     except ImportError:  # PyYAML built without libyaml
         from yaml import SafeLoader as Loader  # type: ignore[assignment]  # the same interface
     try:
-        data = yaml.load((PHRASES_DIR / f"{language}.yaml").read_text("utf-8"), Loader=Loader)
-    except (OSError, yaml.YAMLError):
+        data = yaml.load(raw.decode("utf-8"), Loader=Loader)
+    except (UnicodeDecodeError, yaml.YAMLError):
         return {}  # the book's own loader reports a broken book when the command runs
     section = data.get("cli") if isinstance(data, dict) else None
     return {str(k): str(v) for k, v in section.items()} if isinstance(section, dict) else {}
