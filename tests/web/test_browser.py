@@ -206,3 +206,67 @@ def test_a_whole_game_hosted_from_the_phone(example: str) -> None:
     finally:
         board_driver.quit()
         remote_driver.quit()
+
+
+def test_names_and_the_evening_from_the_phone(tmp_path: Path) -> None:
+    """By day the host names a seat on the phone (the board shows it) and starts, shows and ends
+    the evening; by night the phone offers neither."""
+    import dataclasses
+
+    from voicehost.club import evening
+
+    settings = settings_for("club")
+    club = dataclasses.replace(settings.club, data_dir=str(tmp_path / "club"), table="стол 1")
+    settings = dataclasses.replace(settings, club=club)
+    lines = (EXAMPLES / "town-wins.txt").read_text(encoding="utf-8").splitlines()
+    day_1 = lines[: lines.index("# ---- Day 1") + 2]
+    night_1 = lines[len(day_1) : lines.index("# ---- Night 1")]
+    board_driver = browser(412, 915)
+    remote_driver = browser(412, 915)
+    try:
+        with web_table(settings, evening=True) as table:
+            board = Board(table, board_driver, tmp_path)
+            remote = Remote(table, remote_driver)
+            for line in day_1:
+                remote.play(line)
+            remote.tap("name")
+            field = remote_driver.find_element(remote.by.ID, "nametext")
+            assert field.is_displayed()
+            field.send_keys("Анна")
+            remote.tap_number("5")
+            remote.synced()
+            feedback = remote_driver.find_element(remote.by.ID, "feedback")
+            assert feedback.text == "Место 5: Анна"
+            board.caught_up()
+            end = time.monotonic() + 10
+            while "Анна" not in board_driver.find_element(board.by.ID, "seats").text:
+                assert time.monotonic() < end, "the board never showed the name"
+                time.sleep(0.02)
+            remote.tap("evstart")
+            remote.tap("evconfirm")  # a second tap confirms: a stray tap starts nothing
+            remote.synced()
+            opened = evening.current(tmp_path / "club")
+            assert opened is not None
+            shown = remote_driver.find_element(remote.by.ID, "eveningbox")
+            assert f"Вечер начат: {opened['id']}" in shown.text
+            remote.tap("evstatus")
+            remote.synced()
+            assert shown.text == f"Вечер {opened['id']} · игр: 0"
+            remote.tap("evend")
+            assert evening.current(tmp_path / "club") is not None  # not before the confirmation
+            remote.tap("evconfirm")
+            remote.synced()
+            assert shown.text == f"Вечер {opened['id']} закрыт · игр: 0"
+            assert evening.current(tmp_path / "club") is None
+            for line in night_1:
+                remote.play(line)
+            for line in lines[lines.index("# ---- Night 1") :]:
+                if table.host.state is not None and table.host.state.phase.is_night:
+                    break
+                remote.play(line)
+            assert table.host.state is not None and table.host.state.phase.is_night
+            for hidden in ("name", "nametext", "evstart", "evstatus", "evend", "eveningbox"):
+                assert not remote_driver.find_element(remote.by.ID, hidden).is_displayed(), hidden
+    finally:
+        board_driver.quit()
+        remote_driver.quit()

@@ -66,11 +66,13 @@ scalars = st.one_of(
     st.none(), st.booleans(), st.integers(-5, 2000), st.floats(allow_nan=True), st.text(max_size=5)
 )
 messages = st.dictionaries(
-    st.sampled_from(["id", "action", "number", "seats", "seat", "token", "confirmed", "x"]),
+    st.sampled_from(["id", "action", "number", "seats", "seat", "token", "confirmed", "text",
+                     "what", "x"]),
     st.one_of(
         scalars,
         st.sampled_from(["seats", "count", "foul", "remove", "team_loss", "end_speech", "miss",
-                         "undo", "pause", "protocol", "deal", "deal_seen", "quit"]),
+                         "undo", "pause", "protocol", "deal", "deal_seen", "quit", "name",
+                         "evening", "start", "end"]),
         st.lists(scalars, max_size=15),
     ),
 )  # fmt: skip

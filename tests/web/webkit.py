@@ -76,7 +76,11 @@ class WebTable:
 
 @contextmanager
 def web_table(
-    settings: config.Settings, *, start: bool = True, journal: Path | None = None
+    settings: config.Settings,
+    *,
+    start: bool = True,
+    journal: Path | None = None,
+    evening: bool = False,
 ) -> Iterator[WebTable]:
     book = PhraseBook.load(settings.language)
     clock = FakeClock()
@@ -92,7 +96,22 @@ def web_table(
         screen=screen,
         journal_path=journal,
     )
-    running = start_web(host, lambda: "protocol", private=private, bind="127.0.0.1", port=0)
+
+    # With ``evening``, the remote's evening buttons run `voicehost evening`'s own code, in the
+    # data folder of ``settings.club.data_dir``.
+    def evening_action(action: str) -> tuple[bool, str]:
+        from voicehost.cli.evening import evening_action
+
+        return evening_action(settings, book, action)
+
+    running = start_web(
+        host,
+        lambda: "protocol",
+        private=private,
+        bind="127.0.0.1",
+        port=0,
+        evening=evening_action if evening else None,
+    )
     if start:
         host.start()
         running.face.tick()  # what the pages show before the loop's first turn

@@ -18,34 +18,51 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from voicehost.club import evening, records
+    from voicehost.club import records
     from voicehost.config import load
     from voicehost.phrases import PhraseBook
 
     settings = load(args.config)
     book = PhraseBook.load(settings.language)
-    folder = records.data_dir(settings)
     records.catch_up(settings)
-    if args.action == "start":
+    ok, text = evening_action(settings, book, args.action)
+    print(text)
+    if not ok:
+        return 1 if args.action == "end" else 0
+    if args.action != "start":
+        sent = records.send_outbox(settings)
+        if sent.waiting:
+            print(
+                book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+            )
+    return 0
+
+
+def evening_action(settings: Any, book: Any, action: str) -> tuple[bool, str]:
+    """Start, show or end the evening (``start``, ``status``, ``end``): whether there was an
+    evening to show or end, and what to tell the host. The CLI and the host's remote both ask
+    this; it reads and writes the evening's file only (a server is never waited for here)."""
+    from voicehost.club import evening, records
+
+    folder = records.data_dir(settings)
+    if action == "start":
+        lines = []
         before = evening.current(folder)
         if before is not None:
-            print(book.screen("evening_closed_before", {"id": before["id"]}))
+            lines.append(book.screen("evening_closed_before", {"id": before["id"]}))
         started = evening.start(
             folder, records.table_name(settings), settings.club.season or started_year()
         )
-        print(book.screen("evening_started", {"id": started["id"], "table": started["table"]}))
-        return 0
+        lines.append(
+            book.screen("evening_started", {"id": started["id"], "table": started["table"]})
+        )
+        return True, "\n".join(lines)
     current = evening.current(folder)
     if current is None:
-        print(book.screen("evening_none"))
-        return 1 if args.action == "end" else 0
-    if args.action == "end":
+        return False, str(book.screen("evening_none"))
+    if action == "end":
         current = evening.end(folder) or current
-    print(evening_report(current, book, ended=args.action == "end"))
-    sent = records.send_outbox(settings)
-    if sent.waiting:
-        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
-    return 0
+    return True, evening_report(current, book, ended=action == "end")
 
 
 def started_year() -> str:

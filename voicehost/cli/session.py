@@ -355,9 +355,13 @@ def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
     """The web face beside the terminal and the keypad: the addresses to open and the pairing
     code are printed, shown on the screen (with a QR code), and said once when no one can read
     them (no terminal)."""
+    from voicehost.cli.evening import evening_action
     from voicehost.web import qr_lines, start_web
 
-    running = start_web(host, lambda: write_protocol(host), private=private)
+    def evening(action: str) -> tuple[bool, str]:
+        return evening_action(host.settings, host.book, action)
+
+    running = start_web(host, lambda: write_protocol(host), private=private, evening=evening)
     book = host.book
     screen = host.screen
     if not running.urls:

@@ -46,12 +46,14 @@ def start_web(
     private: WebPrivate | None = None,
     bind: str | None = None,
     port: int | None = None,
+    evening: Callable[[str], tuple[bool, str]] | None = None,
 ) -> WebRunning:
-    """Serve the web face for ``host`` (raises VoicehostError if the port cannot be had)."""
+    """Serve the web face for ``host`` (raises VoicehostError if the port cannot be had);
+    ``evening`` starts, shows or ends the club's evening for the remote (the CLI's code)."""
     settings = host.settings
     wrong = host.book.screen("web_bad_code", {"code": settings.web.pairing_code})
     code = pairing_code(settings.web.pairing_code, wrong)
-    face = WebFace(host, write_protocol)
+    face = WebFace(host, write_protocol, evening=evening)
 
     def submit(connection: int, message: dict[str, object]) -> None:  # the server's thread
         host.post(RemoteInput(connection, message))

@@ -27,7 +27,7 @@ from voicehost.game.effects import Private, PrivateKind, PromptKind
 from voicehost.game.inputs import EnterSeats
 from voicehost.game.model import Role, Seat
 from voicehost.host.actions import Action, command_for
-from voicehost.host.commands import Command, Source, Submit
+from voicehost.host.commands import Command, Name, Source, Submit
 from voicehost.host.loop import Host
 from voicehost.host.table import private_text, prompt_text, table_view
 from voicehost.notices import LOG_ONLY
@@ -99,11 +99,16 @@ class WebFace:
     """The web adapter's side on the loop's thread."""
 
     def __init__(
-        self, host: Host, write_protocol: Callable[[], str], outlet: Outlet | None = None
+        self,
+        host: Host,
+        write_protocol: Callable[[], str],
+        outlet: Outlet | None = None,
+        evening: Callable[[str], tuple[bool, str]] | None = None,
     ) -> None:
         self.host = host
         self.book = host.book
         self.write_protocol = write_protocol
+        self.evening = evening  # `voicehost evening start|status|end`, as the CLI does it
         self.outlet = outlet
         self.labels = web_labels(host)
         self._board = ""
@@ -182,10 +187,13 @@ class WebFace:
             "speech": prompt.speech_running,
             "can_end": prompt.speech_running or prompt.action == "nominate",
             "living": living,
+            "everyone": everyone,
             "miss": prompt.may_miss,
             "remove": host.engine.ruleset.removal,
             "over": over,
             "deal": self._deal_state(),
+            "names": not state.phase.is_night,
+            "evening": self.evening is not None and not state.phase.is_night,
         }
 
     # ---------------------------------------------------------------- inputs
@@ -237,11 +245,27 @@ class WebFace:
             return {"ok": True, "message": self.write_protocol()}
         if action in ("deal", "deal_seen"):
             return self._deal_step(str(action), message)
+        if action in ("name", "evening") and (night or host.state is None):
+            # Dark, as the keypad: the one neutral refusal, and nothing changes.
+            return {"ok": False, "message": book.screen("night_refused")}
+        if action == "evening":
+            return self._evening(message.get("what"))
+        if action == "name":
+            return self._name(message)
         if message.get("token") != self.token():
             return {"ok": False, "message": book.screen("web_stale")}
         command = self._command(message)
         if command is None:
             return {"ok": False, "message": book.screen("web_bad_request")}
+        ok, text = self._handled(command)
+        if ok:
+            return {"ok": True, "message": book.screen("private_ack") if night else ""}
+        return {"ok": False, "message": text}
+
+    def _handled(self, command: Command) -> tuple[bool, str]:
+        """Hand ``command`` to the host as a keypad entry: whether it was taken, and the
+        refusal the host gave (in words) when it was not."""
+        host = self.host
         refused: list[str] = []
         hook = self._refusal_hook(refused)
         host.events.on_reject.append(hook)
@@ -251,10 +275,27 @@ class WebFace:
         finally:
             self.entering = False
             host.events.on_reject.remove(hook)
-        if ok:
-            return {"ok": True, "message": book.screen("private_ack") if night else ""}
-        text = refused[0] if refused else book.screen("night_refused")
-        return {"ok": False, "message": text}
+        return ok, refused[0] if refused else self.book.screen("night_refused")
+
+    def _name(self, message: dict[str, Any]) -> dict[str, Any]:
+        """A seat's name typed on the phone: the keyboard's `имя 5 Анна`, the same checks and
+        the same refusals (the host's ``Name`` command)."""
+        seat, text = message.get("number"), message.get("text", "")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(text, str):
+            return {"ok": False, "message": self.book.screen("web_bad_request")}
+        ok, refusal = self._handled(Name(seat, text, SOURCE))
+        if not ok:
+            return {"ok": False, "message": refusal}
+        name = self.host.names.as_dict().get(Seat(seat), "")
+        key = "name_given" if name else "name_cleared"
+        return {"ok": True, "message": self.book.screen(key, {"seat": seat, "name": name})}
+
+    def _evening(self, what: object) -> dict[str, Any]:
+        """`voicehost evening start|status|end` from the phone, by the CLI's own code."""
+        if self.evening is None or what not in ("start", "status", "end"):
+            return {"ok": False, "message": self.book.screen("web_bad_request")}
+        ok, text = self.evening(str(what))
+        return {"ok": ok, "message": text, "evening": True}
 
     def _refusal_hook(self, refused: list[str]) -> Callable[[str, Source], None]:
         host = self.host

@@ -9,6 +9,7 @@ let mode = null;          // "foul" or "remove": the next seat tapped gets it
 let chosen = [];          // seats chosen for a question that takes several
 let loss = null;          // the seat whose team loses, waiting for the host's confirmation
 let privateTimer = null;
+let evening = null;       // "start" or "end": waiting for the host's confirmation
 const PENDING = "vh_pending";
 
 function pending() { return JSON.parse(sessionStorage.getItem(PENDING) || "[]"); }
@@ -24,10 +25,12 @@ function send(fields) {
   mode = null;
   chosen = [];
   loss = null;
+  evening = null;
   draw();
 }
 
-const MODES = {foul: "web_foul_for", remove: "web_remove_for", team_loss: "web_team_loss_for"};
+const MODES = {foul: "web_foul_for", remove: "web_remove_for", team_loss: "web_team_loss_for",
+  name: "web_name_for"};
 
 function onFrame(frame) {
   if (frame.type === "remote") {
@@ -40,6 +43,11 @@ function onFrame(frame) {
     const box = $("feedback");
     box.textContent = frame.message || "";
     box.classList.toggle("bad", !frame.ok);
+    if (frame.evening) {  // the evening's table goes in its own box, kept until the next one
+      box.textContent = "";
+      $("eveningbox").textContent = frame.message || "";
+      $("eveningbox").classList.toggle("hidden", !frame.message);
+    }
   } else if (frame.type === "private") { showPrivate(frame.text, frame.seconds); }
 }
 
@@ -61,6 +69,7 @@ function draw() {
   if (!ask || !table) return;
   if (!table.started) { $("rhead").textContent = table.phase_name; return; }
   const night = !!ask.night;
+  if (!ask.names && mode === "name") mode = null;  // night fell: nothing new on a dark phone
   document.body.classList.toggle("night", night);
   let head = table.started ? whenText(table) + " · " + table.phase_name : table.phase_name;
   if (!night && table.speaker !== null && table.speaker !== undefined) {
@@ -84,6 +93,10 @@ function draw() {
   if (mode === "team_loss") {
     for (const seat of ask.living) {
       grid.append(button(String(seat), () => { loss = seat; mode = null; draw(); }));
+    }
+  } else if (mode === "name") {
+    for (const seat of ask.everyone) {
+      grid.append(button(String(seat), () => send({action: "name", number: seat, text: $("nametext").value})));
     }
   } else if (mode) {
     for (const seat of ask.living) {
@@ -111,6 +124,12 @@ function draw() {
   $("lossconfirm").textContent = loss === null ? "" : say("web_team_loss_confirm", {seat: loss});
   $("protocol").classList.toggle("hidden", night);
   $("link").classList.toggle("hidden", !(ask.deal && ask.deal.on));
+  $("name").classList.toggle("hidden", !ask.names);
+  $("nametext").classList.toggle("hidden", mode !== "name");
+  for (const id of ["evstart", "evstatus", "evend"]) $(id).classList.toggle("hidden", !ask.evening);
+  if (!ask.evening) { evening = null; $("eveningbox").classList.add("hidden"); }
+  $("evconfirm").classList.toggle("hidden", evening === null);
+  $("evconfirm").textContent = evening === null ? "" : say("web_evening_" + evening + "_confirm");
 }
 
 function tapSeat(seat) {
@@ -131,6 +150,16 @@ $("foul").addEventListener("click", () => { mode = mode === "foul" ? null : "fou
 $("remove").addEventListener("click", () => { mode = mode === "remove" ? null : "remove"; draw(); });
 $("loss").addEventListener("click", () => {
   mode = mode === "team_loss" ? null : "team_loss"; loss = null; draw();
+});
+$("name").addEventListener("click", () => {
+  mode = mode === "name" ? null : "name"; draw();
+  if (mode === "name") $("nametext").focus();
+});
+$("evstart").addEventListener("click", () => { evening = evening === "start" ? null : "start"; draw(); });
+$("evend").addEventListener("click", () => { evening = evening === "end" ? null : "end"; draw(); });
+$("evstatus").addEventListener("click", () => send({action: "evening", what: "status"}));
+$("evconfirm").addEventListener("click", () => {
+  if (evening !== null) send({action: "evening", what: evening});
 });
 $("lossconfirm").addEventListener("click", () => {
   if (loss !== null) send({action: "team_loss", number: loss, confirmed: true});
