@@ -100,9 +100,11 @@ def parse(text: str, where: str, phrase_known: Callable[[str], bool] | None = No
     """Read a rule set from YAML text; ``phrase_known`` (when given) checks each phrase key."""
     import yaml  # only when a rule set is read
 
+    from voicehost import yamltext
+
     problems: list[Mistake] = []
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamltext.compose(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
         raise RuleSetError(where, [(line, "not_yaml", {"problem": exc.problem})]) from None
@@ -153,7 +155,9 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             self.fail(node, "single", name=_dot(name, key))
             return None
-        value = yaml.safe_load(node.value) if node.style is None else node.value
+        from voicehost import yamltext
+
+        value = yamltext.plain_value(node.value) if yamltext.is_plain(node) else node.value
         full = _dot(name, key)
         if kind.startswith("choice_or_setting:"):
             allowed = kind.split(":", 1)[1].split(",")

@@ -571,6 +571,10 @@ class Host:
         ``feed`` (a script) it runs in lockstep: it never waits, takes posted commands first and
         then the feed's next, and returns when the feed has none left.
         """
+        # What start() or resume() said is on the screen before the first wait (up to a
+        # quarter of a second without a command): the table sees the first announcement as
+        # it hears it.
+        self._idle(on_idle)
         while not self.over and not self.quit:
             command: Command | None = None
             if feed is None:
@@ -593,11 +597,15 @@ class Host:
             self.process_due()
             if self._journal is not None and not self._journal.saving:
                 self._journal.retry()
-            if on_idle is not None:
-                on_idle()
-            for hook in list(self.events.on_idle):  # a hook may remove itself
-                hook()
-            self.screen.refresh()
+            self._idle(on_idle)
+
+    def _idle(self, on_idle: Callable[[], None] | None) -> None:
+        """The view's and the hooks' turn after a command or a tick, then the screen's."""
+        if on_idle is not None:
+            on_idle()
+        for hook in list(self.events.on_idle):  # a hook may remove itself
+            hook()
+        self.screen.refresh()
 
     # ------------------------------------------------------------------ effects
 
