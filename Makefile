@@ -11,7 +11,9 @@ CONFIG ?= config.yaml
 # The `voicehost` command every hint the program prints names (`voicehost resume`, ...).
 LAUNCHER ?= /usr/local/bin/voicehost
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils graphviz
+APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils graphviz \
+  libsoxr0
+# libsoxr0 converts sample rates (voicehost/clips.py; ffmpeg brings it too, named here as ours).
 # Raspberry Pi OS (aarch64, armv7l): PyPI has no evdev wheel for either, and no numpy, pyyaml or
 # cffi wheel for armv7l, so Debian's builds are used and the venv sees them: nothing is compiled.
 # gcc is the fallback for a package with neither a wheel nor a Debian build (docs/RASPBERRY_PI.md).
