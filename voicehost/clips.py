@@ -11,6 +11,7 @@ lower the figure. Recordings and synthesis levelled to the same gated RMS sound 
 from __future__ import annotations
 
 import io
+import math
 import wave
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -23,6 +24,14 @@ import numpy.typing as npt
 from voicehost.errors import VoicehostError
 
 Samples = npt.NDArray[np.float32]
+
+FLOOR_DBFS = -120.0
+"""The level of digital silence, and the lowest level any figure in dBFS has: every level in
+voicehost (the players' voices, the room's noise, a take, a cue) is computed by
+``power_dbfs``, ``level_dbfs`` or ``frame_levels_dbfs`` below, so all share this floor."""
+
+INT16_FULL_SCALE = 32768.0
+"""An int16 sample (the microphone's) at full scale: levels of int16 and float samples agree."""
 
 LOUDNESS_WINDOW_SECONDS = 0.02
 """Window length for gated loudness (seconds)."""
@@ -206,29 +215,55 @@ def trim_silence(clip: Clip, margin_seconds: float = 0.01) -> Clip:
     return Clip(clip.samples[start:end], clip.rate)
 
 
-def window_levels_dbfs(clip: Clip, window_seconds: float = LOUDNESS_WINDOW_SECONDS) -> Samples:
-    """RMS level of each window of the clip, in dBFS (-inf for digital silence)."""
-    window = max(1, round(window_seconds * clip.rate))
-    count = clip.frames // window
+def power_dbfs(power: float) -> float:
+    """A mean power (full scale 1.0) in dBFS, never below ``FLOOR_DBFS``."""
+    floor = 10.0 ** (FLOOR_DBFS / 10.0)
+    return 10.0 * math.log10(power) if power > floor else FLOOR_DBFS
+
+
+def _full_scale(samples: npt.NDArray[np.generic]) -> npt.NDArray[np.float64]:
+    """Samples as float64 with full scale at 1.0 (int16 ones are divided by 32768)."""
+    values = np.asarray(samples).reshape(-1)
+    scale = INT16_FULL_SCALE if values.dtype.kind in "iu" else 1.0
+    return values.astype(np.float64) / scale
+
+
+def level_dbfs(samples: npt.NDArray[np.generic]) -> float:
+    """The RMS level of int16 or float samples in dBFS (``FLOOR_DBFS`` for none or silence)."""
+    values = _full_scale(samples)
+    return power_dbfs(float(np.mean(values * values))) if values.size else FLOOR_DBFS
+
+
+def frame_levels_dbfs(samples: npt.NDArray[np.generic], frame: int) -> npt.NDArray[np.float64]:
+    """The RMS level (dBFS, at least ``FLOOR_DBFS``) of each whole frame of ``frame`` samples;
+    fewer samples than one frame are one frame (none at all: the floor)."""
+    values = _full_scale(samples)
+    frame = max(1, frame)
+    count = len(values) // frame
     if count == 0:
-        count, window = 1, max(1, clip.frames)
-    frames = clip.samples[: count * window].astype(np.float64).reshape(count, window)
-    energy = np.mean(frames**2, axis=1)
-    with np.errstate(divide="ignore"):
-        return (10.0 * np.log10(energy)).astype(np.float32)
+        return np.full(1, level_dbfs(values))
+    frames = values[: count * frame].reshape(count, frame)
+    power = np.mean(frames * frames, axis=1)
+    floor = 10.0 ** (FLOOR_DBFS / 10.0)
+    return 10.0 * np.log10(np.maximum(power, floor))
+
+
+def window_levels_dbfs(clip: Clip, window_seconds: float = LOUDNESS_WINDOW_SECONDS) -> Samples:
+    """RMS level of each window of the clip, in dBFS (``FLOOR_DBFS`` for digital silence)."""
+    window = round(window_seconds * clip.rate)
+    return frame_levels_dbfs(clip.samples, window).astype(np.float32)
 
 
 def loudness_dbfs(clip: Clip) -> float:
-    """Gated RMS loudness in dBFS; -inf for a silent clip (see the module text)."""
+    """Gated RMS loudness in dBFS; ``FLOOR_DBFS`` for a silent clip (see the module text)."""
     if clip.frames == 0:
-        return float("-inf")
+        return FLOOR_DBFS
     levels = window_levels_dbfs(clip)
     audible = levels[levels > LOUDNESS_ABSOLUTE_GATE_DBFS]
     if len(audible) == 0:
-        return float("-inf")
+        return FLOOR_DBFS
     kept = audible[audible > audible.max() - LOUDNESS_RELATIVE_GATE_DB]
-    mean_energy = float(np.mean(10.0 ** (kept.astype(np.float64) / 10.0)))
-    return 10.0 * float(np.log10(mean_energy))
+    return power_dbfs(float(np.mean(10.0 ** (kept.astype(np.float64) / 10.0))))
 
 
 def soft_limit(samples: Samples, knee: float = LIMITER_KNEE) -> Samples:
@@ -250,7 +285,7 @@ def normalise(clip: Clip, target_dbfs: float, gain: float = 1.0) -> Clip:
     A silent clip is returned as it is.
     """
     level = loudness_dbfs(clip)
-    if not np.isfinite(level):
+    if level <= FLOOR_DBFS:
         return clip
     factor = np.float32(10 ** ((target_dbfs - level) / 20) * gain)
     return Clip(soft_limit((clip.samples * factor).astype(np.float32)), clip.rate)
@@ -323,10 +358,8 @@ def position_after_cuts(position: int, cuts: Sequence[Cut]) -> int:
 
 
 def loudness_window_dbfs(samples: Samples) -> np.float32:
-    """The RMS level of ``samples`` as one window, in dBFS (-inf for digital silence)."""
-    energy = np.mean(samples.astype(np.float64) ** 2)
-    with np.errstate(divide="ignore"):
-        return np.float32(10.0 * np.log10(energy))
+    """The RMS level of ``samples`` as one window, in dBFS (``FLOOR_DBFS`` for silence)."""
+    return np.float32(level_dbfs(samples))
 
 
 class SilenceSqueezer:
@@ -366,9 +399,7 @@ class SilenceSqueezer:
         self._pending = data[whole:].copy()
         if whole == 0:
             return np.zeros(0, dtype=np.float32)
-        windows = data[:whole].astype(np.float64).reshape(-1, self.window)
-        with np.errstate(divide="ignore"):
-            levels = (10.0 * np.log10(np.mean(windows**2, axis=1))).astype(np.float32)
+        levels = frame_levels_dbfs(data[:whole], self.window).astype(np.float32)
         quiet = levels < self.threshold
         start = self.frames - len(samples) - (len(data) - len(samples))  # of data[0]
         out: list[Samples] = []
