@@ -193,6 +193,8 @@ def main() -> int:
             firsts[name] = statistics.median(found) if found else float("inf")
             cpus = [run["cpu"] for run in runs if "cpu" in run]
             line = f"{name}: first announcement median {firsts[name]:.2f} s"
+            if found:
+                line += f", slowest {max(found):.2f} s"
             if cpus:  # less than the wall time on a busy machine; threads can make it more
                 line += f" (CPU used by then: median {statistics.median(cpus):.2f} s)"
             models = [run["model"] for run in runs if "model" in run]
