@@ -112,6 +112,10 @@ class Prompt:
     ``nominate``, ``best_move``...), ``may_miss`` whether "no one" may be entered, and
     ``question`` the screen's words for it (a key of the book's screen section). Adapters show
     and take any rule set's questions from these fields without naming a role or a phase.
+
+    Where a team's members enter one after another on one question (FIIM's shots, MR 8.4),
+    ``subject`` is whose entry is next, ``turn`` its place and ``turns`` how many there are
+    («1 из 3»); both are 0 elsewhere. They follow the seats, never what was entered.
     """
 
     kind: PromptKind
@@ -126,3 +130,5 @@ class Prompt:
     action: str | None = None
     may_miss: bool = False
     question: str = ""
+    turn: int = 0
+    turns: int = 0

@@ -244,6 +244,10 @@ class Engine:
                 question = f"{question}_{self.action(spec)}"
             if question == "prompt_register_mafia" and count == 1:
                 question = "prompt_register_one_mafia"
+            if not night0:
+                turns = self._shot_turns(state, spec)
+                if turns is not None:
+                    return turns
             return Prompt(
                 PromptKind.SEATS,
                 count,
@@ -255,8 +259,10 @@ class Engine:
                 may_miss=not night0 and self.action(spec) == "kill",
                 question=question,
             )
-        if phase is Phase.NIGHT0_SEATING:
-            return Prompt(PromptKind.NONE, night=True)
+        if phase is Phase.NIGHT0_SEATING:  # nothing to enter: the morning comes by the clock
+            return Prompt(PromptKind.NONE, night=True, question="prompt_free_seating")
+        if phase is Phase.GAME_OVER:
+            return Prompt(PromptKind.NONE, question="prompt_game_over")
         if phase is Phase.NOMINATION:
             nominate = self._nomination_prompt(state)
             if nominate is not None:
@@ -278,6 +284,46 @@ class Engine:
                 question="prompt_third_vote_count",
             )
         return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+
+    def _shot_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
+        """The black team's step when each black player shoots (MR 8.4): the host calls the
+        living black seats in seat order, as the protocol credits the shots, so the question
+        names whose shot is next and its place («1 из 3»); once every shot is in, nothing more
+        is asked until the window ends. It follows the seats alone, never what was entered."""
+        if (
+            self.ruleset.agreement != "unanimous"
+            or spec.team is not Team.BLACK
+            or self.action(spec) != "kill"
+        ):
+            return None
+        shooters = self._black_seats(state)
+        if not shooters:
+            return None
+        shot = {shooter for shooter, _ in state.night_actions.shots}
+        waiting = [seat for seat in shooters if seat not in shot]
+        turns = len(shooters)
+        if not waiting:
+            return Prompt(
+                PromptKind.NONE,
+                night=True,
+                role=spec.name.value,
+                turn=turns,
+                turns=turns,
+                question="prompt_shots_in",
+            )
+        return Prompt(
+            PromptKind.SEATS,
+            1,
+            1,
+            subject=waiting[0],
+            night=True,
+            role=spec.name.value,
+            action="kill",
+            may_miss=True,
+            question="prompt_shot_turn",
+            turn=turns - len(waiting) + 1,
+            turns=turns,
+        )
 
     def _nomination_prompt(self, state: GameState) -> Prompt | None:
         speaker = state.current_speaker

@@ -243,8 +243,9 @@ PROMPT_KEYS = {
 
 def prompt_text(host: Host, face: str = "") -> str:
     """The question of the moment, as the person at the keyboard reads it; ``face`` names
-    another way of answering (``web``: the remote's buttons), whose own wording of a question
-    (``web_prompt_...`` in the book) is used where it has one."""
+    another way of answering (``web``: the remote's buttons; ``plain``: the line mode), whose
+    own wording of a question (``web_prompt_...`` in the book) is used where it has one. Where
+    nothing can be entered (FIIM's free seating, the end of the game) it says what happens."""
     book = host.book
     keys = book.screen_keys()
 
@@ -264,7 +265,15 @@ def prompt_text(host: Host, face: str = "") -> str:
     if key is not None:
         key = worded(key)
         text = book.screen(
-            key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
+            key,
+            {
+                "seats": prompt.seats_max,
+                "seat": prompt.subject,
+                "max": prompt.max_count,
+                "turn": prompt.turn,
+                "turns": prompt.turns,
+                "seconds": int((host.remaining() or 0.0) + 0.999),
+            },
         )
         return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
     if prompt.speech_running:
