@@ -68,8 +68,10 @@ class Engine:
     def value(self, setting: Any) -> Any:
         """A rule set value: a constant, or ``section.key`` read from the game's settings."""
         if isinstance(setting, str) and "." in setting:
-            section, key = setting.split(".", 1)
-            return getattr(getattr(self.settings, section), key)
+            found: Any = self.settings
+            for part in setting.split("."):  # timers.warning_seconds.nomination: one deeper
+                found = getattr(found, part)
+            return found
         return setting
 
     def action(self, spec: RoleSpec) -> str:
@@ -459,8 +461,11 @@ class Engine:
             out.append(CancelTimer())
         state.speech_running = False
 
-    def _speech_warning(self) -> float | None:
-        return self.timers.warning_seconds or None
+    def _speech_warning(self, setting: str, seconds: float) -> float | None:
+        """The warning of a speech of ``seconds`` (``setting`` names it, by speech kind); none
+        when it is 0 or would not sound before the speech ends."""
+        warning = float(self.value(setting))
+        return warning if 0 < warning < seconds else None
 
     def _check_timer(self, state: GameState, timer_id: int) -> None:
         if state.timer is None or state.timer.timer_id != timer_id:
@@ -1204,7 +1209,8 @@ class Engine:
         seconds = self.timers.discussion_seconds
         out.append(self._discussion_phrase())
         state.speech_running = True
-        self._start_timer(state, out, TimerKind.DISCUSSION, seconds, self._speech_warning())
+        warning = self._speech_warning("timers.warning_seconds.discussion", seconds)
+        self._start_timer(state, out, TimerKind.DISCUSSION, seconds, warning)
 
     def _day_record(self, state: GameState) -> DayRecord:
         """Today's record, copied before it is changed (earlier states share the old one)."""
@@ -1269,7 +1275,11 @@ class Engine:
         state.short_speech = seat if short else None
         out.append(Say(key, {"seat": seat}))
         state.speech_running = True
-        warning = self._speech_warning() if short else None
+        warning = (
+            self._speech_warning("timers.warning_seconds.fiim_short_speech", seconds)
+            if short
+            else None
+        )
         self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
 
     def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
@@ -1657,7 +1667,10 @@ class Engine:
         state.current_speaker = speaker
         out.append(Say(phrase, {"seat": speaker}))
         state.speech_running = True
-        self._start_timer(state, out, kind, seconds, self._speech_warning(), speaker)
+        name = SPEECH_KINDS[kind]
+        setting = self.ruleset.speech_warnings.get(name, f"timers.warning_seconds.{name}")
+        warning = self._speech_warning(setting, seconds)
+        self._start_timer(state, out, kind, seconds, warning, speaker)
 
     def _floor(self, kind: TimerKind) -> tuple[str, float]:
         """The announcement and the length of a timed speech."""
