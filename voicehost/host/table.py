@@ -191,10 +191,16 @@ def _timer(host: Host) -> TimerView | None:
         left = host.remaining() or 0.0
         total = int(timer.effect.seconds + 0.999)
         return TimerView(int(left + 0.999), total, timer.warned, False, paused)
-    last = host.accepted[-1].event if host.accepted else None
-    if isinstance(last, TimeUp):  # the time ran out and the table waits for the next step
+    last = host.accepted[-1] if host.accepted else None
+    state = host.state
+    if (
+        last is not None
+        and isinstance(last.event, TimeUp)
+        and state is not None
+        and last.phase_before is state.phase
+    ):  # the time ran out and the table still waits for that step (a late nomination)
         return TimerView(0, 0, True, True, paused)
-    return None
+    return None  # (a vote that followed the last speech is no time-up)
 
 
 def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
