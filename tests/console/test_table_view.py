@@ -125,4 +125,3 @@ def test_plain_mode_clears_the_night_from_the_scrollback_at_daybreak() -> None:
     after = text.rsplit(CLEAR_WITH_SCROLLBACK, 1)[1]
     assert "•" not in after and "Ввод не принят" not in after and "введено" not in after
     assert "Город просыпается" in after and "день 1" in after  # the day goes on below
-

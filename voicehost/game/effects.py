@@ -59,6 +59,8 @@ class PrivateKind(StrEnum):
 
     ENTRY_CONFIRMED = "entry_confirmed"
     ANSWER = "answer"  # a check's answer: ``found`` yes or no, ``answer`` its words
+    REFUSED = "refused"  # a night entry refused: ``answer`` the reason's words, ``again`` whether
+    # another entry can help (the shared screen and the voice say only that it was refused)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Private:
     seats: tuple[Seat, ...] = ()
     found: bool | None = None
     answer: str = ""
+    again: bool = False
 
 
 @dataclass(frozen=True)

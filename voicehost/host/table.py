@@ -232,9 +232,9 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
 
 def private_text(message: Private, book: PhraseBook) -> str:
     """The private answer as its role reads it (the screen line, the remote): neutral, and the
-    same length for 'mafia' and 'not mafia'."""
-    if message.kind is PrivateKind.ANSWER:
-        return book.screen(message.answer)  # the rule set's words for its answer
+    same length for 'mafia' and 'not mafia'; a refusal's reason for the role that is awake."""
+    if message.kind in (PrivateKind.ANSWER, PrivateKind.REFUSED):
+        return book.screen(message.answer)  # the rule set's words for its answer, the reason
     return book.screen("private_ack")
 
 
