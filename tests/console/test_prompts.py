@@ -84,3 +84,20 @@ def test_free_seating_and_the_end_of_the_game_say_what_the_host_can_do() -> None
         "игра окончена: нажмите любую клавишу — протокол запишется, программа закроется"
     )
     assert prompt_text(over.host, "plain") == "игра окончена: протокол записывается"
+
+
+def test_after_tonights_check_the_question_says_nothing_more_is_to_be_entered() -> None:
+    text = (Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt").read_text(
+        encoding="utf-8"
+    )
+    lines = [strip_comment(line) for line in text.split("# ---- Day 2")[0].splitlines()]
+    lines = [line for line in lines if line]
+    check = len(lines) - 4  # «9»: the Commissar checks 9 on night 1
+    settings = config.load(None)
+    assert prompt_text(run_script(lines[:check], settings).host) == (
+        "комиссар: введите номер для проверки"
+    )
+    done = run_script(lines[: check + 1], settings).host
+    assert prompt_text(done) == (
+        "проверка этой ночи сделана: вводить больше нечего, ночь идёт дальше сама"
+    )

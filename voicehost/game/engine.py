@@ -250,6 +250,8 @@ class Engine:
                 turns = self._shot_turns(state, spec)
                 if turns is not None:
                     return turns
+                if spec.name in state.night_actions.checks:  # one check a night, made
+                    question = "prompt_check_done"
             return Prompt(
                 PromptKind.SEATS,
                 count,
@@ -290,8 +292,9 @@ class Engine:
     def _shot_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
         """The black team's step when each black player shoots (MR 8.4): the host calls the
         living black seats in seat order, as the protocol credits the shots, so the question
-        names whose shot is next and its place («1 из 3»); once every shot is in, nothing more
-        is asked until the window ends. It follows the seats alone, never what was entered."""
+        names whose shot is next and its place («1 из 3»); once every shot is in, it says so (an
+        entry still reaches the rules, which tell the one awake why it is refused). It follows
+        the seats alone, never what was entered."""
         if (
             self.ruleset.agreement != "unanimous"
             or spec.team is not Team.BLACK
@@ -304,26 +307,17 @@ class Engine:
         shot = {shooter for shooter, _ in state.night_actions.shots}
         waiting = [seat for seat in shooters if seat not in shot]
         turns = len(shooters)
-        if not waiting:
-            return Prompt(
-                PromptKind.NONE,
-                night=True,
-                role=spec.name.value,
-                turn=turns,
-                turns=turns,
-                question="prompt_shots_in",
-            )
         return Prompt(
             PromptKind.SEATS,
             1,
             1,
-            subject=waiting[0],
+            subject=waiting[0] if waiting else None,
             night=True,
             role=spec.name.value,
             action="kill",
             may_miss=True,
-            question="prompt_shot_turn",
-            turn=turns - len(waiting) + 1,
+            question="prompt_shot_turn" if waiting else "prompt_shots_in",
+            turn=turns - len(waiting) + 1 if waiting else turns,
             turns=turns,
         )
 
