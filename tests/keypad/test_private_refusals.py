@@ -24,6 +24,7 @@ from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
 from voicehost.testing.clocked import wait_timer
+from voicehost.testing.table import text_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
 _TEXT = EXAMPLE.read_text(encoding="utf-8").split("# ---- Night 2")[0]
@@ -162,3 +163,22 @@ def test_a_refusal_that_would_tell_of_a_card_gets_no_reason() -> None:
     handler.line("5")  # a mafia seat, as the Commissar's own
     assert screen.lines[-1] == "✗ Ввод не принят."
     assert [m.kind for m in told] == [PrivateKind.ENTRY_CONFIRMED]  # the mafia's entry alone
+
+
+def test_a_second_check_typed_at_once_never_cuts_the_answer_short() -> None:
+    """The private line keeps the Commissar's answer beside the refusal's reason."""
+    screen = LogScreen()
+    host = text_table("ru", screen=screen)
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    day_1 = _TEXT.split("# ---- Night 1")[0]
+    lines = [line for line in map(strip_comment, day_1.splitlines()) if line]
+    for line in [*lines, "3", "wait", "9", "6"]:  # the shot; the Commissar checks 9, then 6
+        if line == "wait":
+            wait_timer(host)
+        else:
+            handler.line(line)
+        host.process_pending()
+    assert screen.current_private() == (
+        "КОМИССАР: МАФИЯ     · ПРОВЕРКА ЭТОЙ НОЧИ УЖЕ СДЕЛАНА: ВВОДИТЬ БОЛЬШЕ НЕЧЕГО"
+    )
