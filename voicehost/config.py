@@ -13,6 +13,7 @@ import os
 import re
 import types
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -633,75 +634,113 @@ def _find_node(node: yaml.Node, dotted: str) -> yaml.Node | None:
 
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
+    """Values that are wrong together; every one is named at once, so one edit fixes them all."""
+    problems = sorted(_cross_field_problems(settings, root), key=lambda p: p.line or 0)
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
+
+
+def _cross_field_problems(settings: Settings, root: yaml.Node) -> Iterator[ConfigError]:
     low, high = PRESETS[settings.rules.preset].sizes
     fixed_size = PRESETS[settings.rules.preset].players is not None  # said below, as before
     if not fixed_size and not low <= settings.players <= high:
-        raise ConfigError(
+        yield ConfigError(
             "players",
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"{settings.players} is out of range; allowed: {low} to {high} "
             f"(rules.preset {settings.rules.preset})",
+            phrase="config_players_range",
+            value=settings.players,
+            low=low,
+            high=high,
+            preset=settings.rules.preset,
         )
     fixed = PRESETS[settings.rules.preset].players
     if fixed is not None and settings.players != fixed:
-        raise ConfigError(
+        yield ConfigError(
             "players",
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
             f"{settings.players}: set players: {fixed}",
+            phrase="config_players_fixed",
+            value=settings.players,
+            fixed=fixed,
+            preset=settings.rules.preset,
         )
     counts = settings.rules.mafia_count
     for players in range(8, 14):
         if players not in counts:
-            raise ConfigError(
+            yield ConfigError(
                 "rules.mafia_count",
                 _find_line(root, "rules.mafia_count"),
                 f"has no entry for {players} players; give one for each of 8 to 13",
+                phrase="config_mafia_count_missing",
+                players=players,
             )
     for players, mafia in counts.items():
         if not 8 <= players <= 13:
-            raise ConfigError(
+            yield ConfigError(
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
                 "tables have 8 to 13 players",
+                phrase="config_mafia_count_table",
             )
+            continue
         if mafia < 1 or 2 * mafia >= players:
-            raise ConfigError(
+            yield ConfigError(
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
                 f"{mafia} mafia at {players} players is not a game; allowed: 1 to "
                 f"{(players - 1) // 2}",
+                phrase="config_mafia_count_game",
+                mafia=mafia,
+                players=players,
+                high=(players - 1) // 2,
             )
     night = settings.night
     if night.no_agreed_shot_after_seconds >= night.mafia_window_seconds:
-        raise ConfigError(
+        yield ConfigError(
             "night.no_agreed_shot_after_seconds",
             _find_line(root, "night.no_agreed_shot_after_seconds"),
             f"must be shorter than night.mafia_window_seconds ({night.mafia_window_seconds})",
+            phrase="config_shot_window",
+            value=f"{night.no_agreed_shot_after_seconds:g}",
+            window=f"{night.mafia_window_seconds:g}",
         )
-    _check_warnings(settings, root)
+    try:
+        _check_warnings(settings, root)
+    except ConfigError as exc:
+        yield from exc.problems if isinstance(exc, ConfigErrors) else [exc]
     known_points = SCORING_PRESETS["club"]
     for entry in settings.scoring.points:
         if entry not in known_points:
-            raise ConfigError(
+            yield ConfigError(
                 f"scoring.points.{entry}",
                 _find_line(root, f"scoring.points.{entry}"),
                 f"not a scoring entry; use one of: {', '.join(known_points)}",
+                phrase="config_scoring_entry",
+                allowed=", ".join(known_points),
             )
     for entry, value in settings.scoring.points.items():
         if not -100 <= value <= 100:
-            raise ConfigError(
+            yield ConfigError(
                 f"scoring.points.{entry}",
                 _find_line(root, f"scoring.points.{entry}"),
                 f"{value} is out of range; allowed: -100 to 100",
+                phrase="config_range",
+                value=f"{value:g}",
+                low=-100,
+                high=100,
             )
     database = settings.club.database
     if database and not database.startswith(("postgresql://", "postgres://", "sqlite:///")):
-        raise ConfigError(
+        yield ConfigError(
             "club.database",
             _find_line(root, "club.database"),
             f"{database!r} is not a database address; leave it empty for the table's own SQLite "
             "file, or give postgresql://USER:PASSWORD@HOST/DATABASE (docs/CLUB.md)",
+            phrase="config_database",
+            value=database,
         )
     for key_name, key_value in settings.keypad.keymap.items():
         allowed = {
@@ -709,10 +748,13 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             "enter", "correct", "miss", "end_speech", "foul", "undo",
         }  # fmt: skip
         if key_value not in allowed:
-            raise ConfigError(
+            yield ConfigError(
                 f"keypad.keymap.{key_name}",
                 _find_line(root, f"keypad.keymap.{key_name}"),
                 f"{key_value!r} is not a key action; use one of: {', '.join(sorted(allowed))}",
+                phrase="config_key_action",
+                value=key_value,
+                allowed=", ".join(sorted(allowed)),
             )
 
 
