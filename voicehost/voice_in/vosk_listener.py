@@ -259,8 +259,16 @@ class AudioDropped:
     end: float
 
 
-ListenerEvent = WordsHeard | Decision | AudioDropped
-"""What a Listener reports to an observer: words, decisions (clock times), dropped audio."""
+@dataclass(frozen=True)
+class SpokeOn:
+    """After it ended a speech, the Listener heard the speaker talk on at clock time ``at``."""
+
+    at: float
+
+
+ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
+"""What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
+speaker talking on after an end."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +335,8 @@ class VoskListener:
         self._origin = 0.0
         self._reported_deafness = float("-inf")
         self._on_stop_word: StopWordHeard | None = None
+        self._on_spoke_on: StopWordHeard | None = None
+        self._spoke_on_told = False
         self._thread: threading.Thread | None = None
         self._closing = threading.Event()
         self.restarts = 0
@@ -335,13 +345,21 @@ class VoskListener:
 
     # ports.Listener -------------------------------------------------------------------------
 
-    def start(self, on_stop_word: StopWordHeard, *, thread: bool = True) -> None:
+    def start(
+        self,
+        on_stop_word: StopWordHeard,
+        on_spoke_on: StopWordHeard | None = None,
+        *,
+        thread: bool = True,
+    ) -> None:
         """Open the audio and start the Listener's thread; deaf until :meth:`listen`.
 
-        ``thread=False``: no thread and no audio opened; the caller hands blocks to
-        :meth:`process` itself (tests and benchmarks, block by block).
+        ``on_spoke_on(token)``: after an end, the speaker's voice came back (the end may have
+        been wrong; the host decides). ``thread=False``: no thread and no audio opened; the
+        caller hands blocks to :meth:`process` itself (tests and benchmarks, block by block).
         """
         self._on_stop_word = on_stop_word
+        self._on_spoke_on = on_spoke_on
         if not thread:
             return
         self.source.open()
@@ -463,6 +481,7 @@ class VoskListener:
         self._origin = start
         self._fed_generation = generation
         self._interrupted = False
+        self._spoke_on_told = False
 
     #: Audio kept for the second look: the longest word, the window, padding and a margin.
     KEEP_SECONDS = 4.0
@@ -477,7 +496,14 @@ class VoskListener:
             self._audio = self._audio[surplus:]
             self._audio_start += surplus / rate
         frames = self.meter.feed(samples)
-        for utterance in self.rule.hear(frames):
+        ready = self.rule.hear(frames)
+        if self.rule.spoke_on_at is not None and not self._spoke_on_told:
+            self._spoke_on_told = True
+            self._report(SpokeOn(self._origin + self.rule.spoke_on_at))
+            self._spoke_on(token, generation)
+        if self.rule.ended:
+            return  # the speech is over: nothing more to look at until the next listen()
+        for utterance in ready:
             now = frames[-1].end if frames else utterance.end
             decision = self._look(utterance, now)
             if decision is None:
@@ -523,6 +549,12 @@ class VoskListener:
         if current and self._on_stop_word is not None:
             self._on_stop_word(token)
 
+    def _spoke_on(self, token: int, generation: int) -> None:
+        with self._lock:
+            current = self._token == token and self._generation == generation
+        if current and self._on_spoke_on is not None:
+            self._on_spoke_on(token)
+
     def _on_clock(self, word: HeardWord) -> HeardWord:
         return replace(word, start=self._origin + word.start, end=self._origin + word.end)
 
@@ -566,8 +598,15 @@ class ListenerKit:
     def load(cls, settings: Settings, folder: Path, stop_words: Sequence[str]) -> ListenerKit:
         """Load the model in ``folder`` (seconds) and check that it knows every stop word
         (VocabularyError if not)."""
+        return cls.on_model(SpeechModel(folder), settings, stop_words)
+
+    @classmethod
+    def on_model(
+        cls, model: SpeechModel, settings: Settings, stop_words: Sequence[str]
+    ) -> ListenerKit:
+        """The kit for a model already loaded: its grammar and referee as config.yaml's
+        ``listener`` section makes them (VocabularyError for unknown stop words)."""
         listening = settings.listener
-        model = SpeechModel(folder)
         filler_count = listening.filler_count if listening.fillers else 0
         words = grammar_words(model, stop_words, filler_count, listening.competitors)
         referee = grammar_words(
