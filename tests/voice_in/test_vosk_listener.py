@@ -349,3 +349,44 @@ def test_after_a_speech_is_given_back_a_later_stop_word_ends_it_again(listener, 
     assert listener.stops == [5, 5]
     last = listener.decisions(Verdict.SPEECH_ENDED)[-1]
     assert last.word.word == "패스" and last.at >= recording.speech_ends[3] + SILENCE
+
+
+def _run(kit: ListenerKit, samples: np.ndarray, tuning=None) -> list[int]:
+    stops: list[int] = []
+    source = ArraySource(np.zeros(0, dtype=np.int16), RATE)
+    heard = kit.listener(source, FakeClock(), tuning=tuning)
+    heard.start(stops.append, thread=False)
+    heard.listen(1)
+    for block in ArraySource(samples, RATE, block_seconds=0.05).blocks():
+        heard.process(block)
+    return stops
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_stop_word_in_a_hissing_room_ends_the_speech(korean_model, record, seed):
+    # White noise about 12 dB under the voice: the look hears 감사합니다 once the room's steady
+    # noise is taken out of its audio, and as a look-alike without that.
+    recording = record([0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 2.0], -34.0, seed)
+    kit = ListenerKit.on_model(korean_model, Settings(), STOP_WORDS)
+
+    assert _run(kit, recording.samples) == [1]
+    assert _run(kit, recording.samples, replace(kit.tuning, denoise=0.0)) == []
+
+
+def test_in_a_hissing_room_a_sentence_ending_like_the_stop_word_still_cuts_nobody(
+    korean_model, record
+):
+    recording = record([0.5, "저는 오번을 생각합니다", 0.7, "감사합니다", 2.0], -34.0, 2)
+    events: list[ListenerEvent] = []
+    kit = ListenerKit.on_model(korean_model, Settings(), STOP_WORDS)
+    listener = kit.listener(
+        ArraySource(np.zeros(0, dtype=np.int16), RATE), FakeClock(), events.append
+    )
+    listener.start(lambda token: None, thread=False)
+    listener.listen(1)
+    for block in ArraySource(recording.samples, RATE, block_seconds=0.05).blocks():
+        listener.process(block)
+
+    ends = [e for e in events if isinstance(e, Decision) and e.verdict is Verdict.SPEECH_ENDED]
+    # Heard, and only after 감사합니다: «…생각합니다» and the breath ended nothing.
+    assert len(ends) == 1 and ends[0].at >= recording.speech_ends[1] + SILENCE
