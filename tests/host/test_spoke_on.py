@@ -20,6 +20,7 @@ from voicehost.game.model import Cue, TimerKind
 from voicehost.host.commands import (
     Command,
     Submit,
+    TogglePause,
     TypingEnded,
     VoiceSpokeOn,
     VoiceStop,
@@ -180,3 +181,17 @@ def test_english_game_says_it_in_english_with_minutes():
 
     assert host.transcript[-1] == "Go on: you still have one minute twenty seconds."
     assert host.state.speech_running
+
+
+def test_a_pause_during_the_hold_lets_the_stop_word_stand_and_pauses_the_next_speech():
+    host, clock, _speaker, cues, listener = nomination_speech()
+    token = host.timer.timer_id
+    cued_before = len(cues.played)
+
+    run_loop(host, clock, [(4.0, lambda: listener.on_stop_word(token)), (4.2, None)])
+    host.handle(TogglePause())
+
+    assert not host.state.speech_running and host.held is None
+    assert cues.played[cued_before:] == [Cue.SPEECH_ENDED]
+    assert host.paused_at is not None
+    assert host.handle(VoiceSpokeOn(token)) is False  # the speech is over

@@ -788,6 +788,7 @@ class Host:
         self._say(key)
 
     def _start_timer(self, effect: StartTimer) -> None:
+        self.held = None  # a held end belongs to the timer it stopped
         starts = max(self.clock.now(), self.speaker.busy_until())
         ends = starts + effect.seconds
         warn = None if effect.warn_before is None else ends - effect.warn_before
@@ -800,6 +801,7 @@ class Host:
 
     def _cancel_timer(self) -> None:
         self.timer = None
+        self.held = None
         if self.listener is not None:
             self.listener.stop_listening()
 
