@@ -101,6 +101,13 @@ class ListenerSettings:
     """Voice this much quieter than the speaker is the room's (dB)."""
     speech_dbfs: float = bounded(-80, 0, -25.0)
     """The players' voices at the microphone (dBFS); `voicehost listen --calibrate` measures it."""
+    denoise: float = bounded(0, 6, 2.0)
+    """How many times the room's steady noise is taken out of a stop word's audio before it is
+    decoded, in a room noisier than 30 dB under the voices; 0: decoded as captured."""
+    spoke_on_seconds: float = bounded(0, 3, 0.6)
+    """After a stop word, the host holds the end this long with the speech's clock stopped: a
+    player who talks on within it keeps the speech and the rest of its time (said aloud); 0:
+    a stop word ends the speech at once."""
 
 
 @dataclass(frozen=True)

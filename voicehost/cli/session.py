@@ -18,7 +18,7 @@ from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Notice, VoiceStop
+from voicehost.host.commands import Notice, VoiceSpokeOn, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
@@ -186,7 +186,10 @@ def play(
         **extras,
     )
     if listener is not None:
-        listener.start(lambda token: host.post(VoiceStop(token)))
+        listener.start(
+            lambda token: host.post(VoiceStop(token)),
+            lambda token: host.post(VoiceSpokeOn(token)),
+        )
     if keypad is not None:
         from voicehost.keypad.controller import attach_keypad
 
