@@ -273,9 +273,27 @@ class CursesUI:
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
         self._attributes: dict[str, int] = {}
+        self._lost = False
 
     def run(self) -> None:
-        curses.wrapper(self._main)
+        try:
+            curses.wrapper(self._main)
+        except curses.error:
+            if not self.terminal_lost:
+                raise
+            # The terminal is gone: curses cannot put it back the way it found it, and nobody
+            # is left to see it. The game is in the journal; the session says how to go on.
+
+    @property
+    def terminal_lost(self) -> bool:
+        """The terminal went away under the game (its window closed, the ssh link dropped)."""
+        return self._lost
+
+    def _terminal_gone(self) -> None:
+        """Stop drawing and end the session as a quit: the journal keeps the game to resume."""
+        self._lost = True
+        self._window = None
+        self.host.quit = True
 
     def _main(self, window: Any) -> None:
         self._window = window
@@ -298,7 +316,7 @@ class CursesUI:
         finally:
             reader.stop()
         self.draw()
-        if self.host.over:
+        if self.host.over and not self._lost:
             self.screen.message(self.host.book.screen("game_over_press_key"))
             self.draw()
             window.timeout(-1)
@@ -336,6 +354,12 @@ class CursesUI:
         window = self._window
         if window is None:
             return
+        try:
+            self._draw(window)
+        except OSError:  # EIO: the terminal was closed under the game
+            self._terminal_gone()
+
+    def _draw(self, window: Any) -> None:
         size = os.get_terminal_size(sys.__stdout__.fileno()) if sys.__stdout__ else None
         if size is not None and curses.is_term_resized(size.lines, size.columns):
             curses.resizeterm(size.lines, size.columns)
