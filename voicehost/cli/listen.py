@@ -37,6 +37,7 @@ from voicehost.voice_in.vosk_listener import (
     ListenerEvent,
     ListenerKit,
     ListenerTuning,
+    SpokeOn,
     WordsHeard,
     build_listener,
     replay,
@@ -119,6 +120,12 @@ class Printer:
                 yield self._json("dropped", start=start, end=end, reason="echo guard")
             else:
                 yield f"{start:8.2f}  (audio until {end:.2f} dropped: the host was speaking)"
+        elif isinstance(event, SpokeOn):
+            at = event.at - self.offset
+            if self.as_json:
+                yield self._json("spoke_on", at=at)
+            else:
+                yield f"{at:8.2f}  the speaker talked on after the end (the host gives it back)"
 
     def _decision(self, decision: Decision) -> str:
         at = decision.at - self.offset
