@@ -760,9 +760,17 @@ class Engine:
 
     # ------------------------------------------------------------------ morning
 
+    @staticmethod
+    def _dawn(state: GameState) -> None:
+        """The town wakes: the morning belongs to the next day. Night N lies between day N and
+        day N+1; whatever happens from «Город просыпается» on (the victim's last minute, a foul
+        in it, the day's speeches) is day N+1's, on the screen and in the protocol."""
+        state.day += 1
+
     def _first_morning(self, state: GameState, out: list[Effect]) -> None:
         """After night 0: every card is known; who left during it is told; the first day."""
         state.timer = None
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         for player in state.players.values():
             if player.role is None:
@@ -803,6 +811,7 @@ class Engine:
         """The morning's resolvers in the rule set's order: who left for a foul, the night's
         kills (after blocks and heals), the public word of a check."""
         state.timer = None
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         actions = state.night_actions
         killed: list[Seat] = []
@@ -1135,9 +1144,8 @@ class Engine:
     # ------------------------------------------------------------------ day
 
     def _open_day(self, state: GameState, phase: Phase) -> None:
-        """A new day in ``phase``: no nominations or candidates yet, the first vote, and its
-        record."""
-        state.day += 1
+        """Today (``_dawn`` counted it) opens in ``phase``: no nominations or candidates yet,
+        the first vote, and its record."""
         state.phase = phase
         state.nominations = {}
         state.candidates = []
@@ -1779,8 +1787,10 @@ class Engine:
 
     @staticmethod
     def _vote_decided(state: GameState) -> bool:
-        """The day's result is known: counted and pausing, or its last words (MR 9.8)."""
-        return state.vote_settling is not None or state.phase is Phase.LAST_WORDS
+        """The day's result is known: counted and pausing, or its last words (MR 9.8). The
+        morning's last words open a day whose vote is still to come."""
+        evening = state.phase is Phase.LAST_WORDS and state.after_last_words != "day"
+        return state.vote_settling is not None or evening
 
     @staticmethod
     def _leaving(state: GameState) -> list[Seat]:
@@ -1803,6 +1813,7 @@ class Engine:
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A departure at night decided the game: the town wakes now and hears it."""
         self._stop_timer(state, out)
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         self._announce_left_at_night(state, out)
         removed = list(state.night_actions.disqualified)
