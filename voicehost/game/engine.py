@@ -1816,18 +1816,10 @@ class Engine:
         self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         self._announce_left_at_night(state, out)
-        removed = list(state.night_actions.disqualified)
-        if self.ruleset.night_record == "shots_checks":
-            state.record["nights"].append(
-                {"night": state.night, "disqualified": removed, "killed": None,
-                 "ended_by_win": True}
-            )  # fmt: skip
-        else:
-            state.record["nights"].append(
-                {"night": state.night, "shot": None, "check": None, "check_found_mafia": None,
-                 "check_announced": False, "heal": None, "saved": False, "killed": None,
-                 "disqualified": removed, "ended_by_win": True}
-            )  # fmt: skip
+        # the night as it was entered up to here (a shot entered is kept, not a miss); nothing
+        # of it was carried out: nobody was killed, healed or told
+        self._record_night(state, [])
+        state.record["nights"][-1]["ended_by_win"] = True
         state.night_actions = NightActions()
         self._announce_winner(state, out)
 
