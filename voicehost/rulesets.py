@@ -511,7 +511,26 @@ class _Reader:
         got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(SCORES))
         got["best_move"] = self.take(s, "best_move", "end", node, "setting_or_bool")
         got["record_preset"] = self.take(s, "record_preset", "end", node, "bool")
+        got["end_cards"] = self.end_cards(s.pop("cards", None), roles)
         self.leftovers(s, "end")
+
+    def end_cards(self, node: Any, roles: dict[Role, RoleSpec]) -> tuple[Role, ...]:
+        """``end.cards``: the cards named when the game is over (default: all but the
+        civilian's, in the order of ``roles``)."""
+        if node is None:
+            return tuple(role for role in roles if role is not Role.CIVILIAN)
+        cards: list[Role] = []
+        for item in self.items(node):
+            role = self.role_name(item, "end.cards")
+            if role is None:
+                continue
+            if role not in roles:
+                self.fail(item, "role_missing", name=f"end.cards {role.value}")
+            elif role in cards:
+                self.fail(item, "twice", name=f"end.cards {role.value}")
+            else:
+                cards.append(role)
+        return tuple(cards)
 
 
 def _setting_known(path: str) -> bool:

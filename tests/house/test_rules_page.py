@@ -9,6 +9,7 @@ from pathlib import Path
 
 import yaml
 
+from voicehost.game.model import Role
 from voicehost.phrases import PhraseBook, shown
 
 REPO = Path(__file__).resolve().parents[2]
@@ -42,9 +43,10 @@ def test_every_sentence_the_page_quotes_as_the_hosts_is_in_the_phrase_book() -> 
     standing for a number and «…» for the rest."""
     book = PhraseBook.load("ru")
     spoken = [
-        shown(book.render(key, _sample(book, key, number)).text)
+        shown(book.render(key, _sample(book, key, number, word=word)).text)
         for key in book.keys()  # noqa: SIM118
         for number in (2, 3, 5)
+        for word in _words(book, key)
     ]
     spoken += [book.screen(key, _sample(book, key, 5, "screen")) for key in book.screen_keys()]
     quoted = [q for q in re.findall(r"«([^«»]*)»", PAGE) if re.search(r"[.!?]\Z", q.strip())]
@@ -59,11 +61,20 @@ def test_every_sentence_the_page_quotes_as_the_hosts_is_in_the_phrase_book() -> 
     assert missing == [], "\n".join(missing)
 
 
-def _sample(book: PhraseBook, key: str, number: int, section: str = "phrases") -> dict[str, object]:
+def _words(book: PhraseBook, key: str) -> list[str]:
+    """Every role's word where the phrase names a role, else one."""
+    if any(p.kind.value == "word" for p in book.placeholders(key)):
+        return [role.value for role in Role]
+    return ["mafia"]
+
+
+def _sample(
+    book: PhraseBook, key: str, number: int, section: str = "phrases", word: str = "mafia"
+) -> dict[str, object]:
     values: dict[str, object] = {}
     for placeholder in book.placeholders(key, section):
         kind = placeholder.kind.value
         values[placeholder.name] = {
-            "list": (2, 5), "word": "mafia", "text": "тема", "phase": "vote"
+            "list": (2, 5), "word": word, "text": "тема", "phase": "vote"
         }.get(kind, number)  # fmt: skip
     return values

@@ -1113,7 +1113,29 @@ class Engine:
             state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
         key = {Team.RED: "game.red_wins", Team.BLACK: "game.black_wins"}.get(winner)
         out.append(Say(key or "city.maniac_wins"))
+        self._announce_cards(state, out)
         out.append(GameOver(winner))
+
+    def _announce_cards(self, state: GameState, out: list[Effect]) -> None:
+        """The game is over: the host names the cards the rule set lists (``end.cards``), each
+        with every seat that held it, as clubs open the cards at the end."""
+        named: list[tuple[Role, tuple[Seat, ...]]] = []
+        for role in self.cards_at_end():
+            seats = tuple(s for s, p in sorted(state.players.items()) if p.role is role)
+            if seats:
+                named.append((role, seats))
+        if not named:
+            return
+        out.append(Say("end.cards"))
+        for role, seats in named:
+            if len(seats) == 1:
+                out.append(Say("end.card", {"role": role.value, "seat": seats[0]}))
+            else:
+                out.append(Say("end.card_many", {"role": role.value, "seats": seats}))
+
+    def cards_at_end(self) -> tuple[Role, ...]:
+        """The cards named when the game is over, in the rule set's order: those in play."""
+        return tuple(role for role in self.ruleset.end_cards if self.enabled(role))
 
     def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
         """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which
@@ -1138,6 +1160,7 @@ class Engine:
         if self.ruleset.scores == "fiim":
             state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
         out.append(Say("fiim.draw", {"nights": limit}))
+        self._announce_cards(state, out)
         out.append(GameOver(None))
         return True
 

@@ -116,6 +116,9 @@ class RuleSet:
     speeches: dict[str, tuple[str, str]] = field(default_factory=dict)
     composition: dict[int, dict[Role, int]] = field(default_factory=dict)
     source: str = ""
+    # the cards the host names aloud and on the screen when the game is over, in this order
+    # (``end.cards``; a file without it: every card but the civilian's)
+    end_cards: tuple[Role, ...] = ()
 
     def spec(self, role: Role) -> RoleSpec:
         return self.roles[role]
