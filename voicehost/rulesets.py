@@ -434,6 +434,7 @@ class _Reader:
             self.fail(steps or node, "no_steps", name="night0.steps")
         got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
         got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
+        got["deal"] = self.optional(s, "deal", "night0", "phrase", "")
         self.leftovers(s, "night0")
 
     def section_night(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -502,6 +503,7 @@ class _Reader:
                 self.leftovers(spec, f"day.speeches.{kind}")
                 speeches[kind] = (phrase, seconds)
         got["speeches"] = speeches
+        got["vote_question"] = self.optional(s, "vote_question", "day", "phrase", "day.vote_for")
         self.leftovers(s, "day")
 
     def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:

@@ -179,7 +179,16 @@ class Engine:
         return state, out
 
     def _start_night0(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.deal and not self.rules.acquaintance:
+            # «Наступает ночь. Раздача карт.» (MR 4.3, 4.4): the host waits for the cards
+            state.phase = Phase.NIGHT0_DEAL
+            out.append(Say(self.ruleset.deal))
+            return
         out.append(Say(self.ruleset.night0_opening))
+        self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
+
+    def _cards_dealt(self, state: GameState, out: list[Effect]) -> None:
+        """The cards are dealt (`.`, or the black team typing its seats): the first wake."""
         self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
     def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
@@ -257,6 +266,10 @@ class Engine:
             )
         if phase is Phase.NIGHT0_SEATING:
             return Prompt(PromptKind.NONE, night=True)
+        if phase is Phase.NIGHT0_DEAL:
+            return Prompt(
+                PromptKind.NONE, speech_running=True, night=True, question="prompt_cards_dealt"
+            )
         if phase is Phase.NOMINATION:
             nominate = self._nomination_prompt(state)
             if nominate is not None:
@@ -327,12 +340,16 @@ class Engine:
             out.append(Say(found[0].wake))
         elif phase is Phase.NIGHT0_SEATING:
             out.append(Say("fiim.free_seating"))
+        elif phase is Phase.NIGHT0_DEAL:
+            out.append(Say(self.ruleset.deal))
         elif phase is Phase.THIRD_VOTE and state.vote_settling is None:
             out.extend(self._third_vote_question(state, again=False))
         elif phase is Phase.VOTE and state.vote_settling is None:
             if len(state.candidates) > 1:  # the table is reminded whom it votes on
                 out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
-            out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
+            out.append(
+                Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
+            )
         elif phase is Phase.DISCUSSION:
             out.append(self._discussion_phrase())
         elif state.current_speaker is not None and state.speech_running:
@@ -354,7 +371,7 @@ class Engine:
         if state.vote_settling is not None:
             return None
         if state.phase is Phase.VOTE:
-            return Say("day.vote_for", {"seat": state.candidates[state.vote_index]})
+            return Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
         if state.phase is Phase.THIRD_VOTE:
             return self._third_vote_question(state, again=True)[-1]
         return None
@@ -449,6 +466,9 @@ class Engine:
         self._end_speech(state, out)
 
     def _on_end_speech(self, state: GameState, event: EndSpeech, out: list[Effect]) -> None:
+        if state.phase is Phase.NIGHT0_DEAL:  # «the cards are dealt»
+            self._cards_dealt(state, out)
+            return
         if state.vote_settling is not None:  # "the count is right": go on at once
             self._stop_timer(state, out)
             self._settled(state, out)
@@ -499,6 +519,8 @@ class Engine:
         return seen
 
     def _on_seats(self, state: GameState, event: EnterSeats, out: list[Effect]) -> None:
+        if state.phase is Phase.NIGHT0_DEAL:  # the black team typing its seats: dealt
+            self._cards_dealt(state, out)
         phase = state.phase
         found = self._step(phase)
         if found is not None:
@@ -1398,7 +1420,7 @@ class Engine:
             self._finish_vote(state, out)
             return
         out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
-        out.append(Say("day.vote_for", {"seat": state.candidates[0]}))
+        out.append(Say(self.ruleset.vote_question, {"seat": state.candidates[0]}))
 
     def _vote_room(self, state: GameState) -> int:
         voters = len(self._voters(state))
@@ -1431,7 +1453,9 @@ class Engine:
         out.append(Say("day.vote_result", {"seat": candidate, "votes": count}))
         state.vote_index += 1
         if state.vote_index < len(state.candidates) - 1:
-            out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
+            out.append(
+                Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
+            )
             return
         if self._rest_to_last():
             # MR 7.8 to 7.13: anyone may vote against anyone; the votes not cast go to the
@@ -1455,7 +1479,7 @@ class Engine:
             state.vote_counts[moved_to] += 1
             remainder -= 1
         state.vote_counts[last] = remainder
-        out.append(Say("day.vote_for", {"seat": last}))
+        out.append(Say(self.ruleset.vote_question, {"seat": last}))
         out.append(Say("day.vote_result", {"seat": last, "votes": remainder}))
         if moved_to is not None:
             votes = state.vote_counts[moved_to]
