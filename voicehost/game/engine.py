@@ -312,15 +312,15 @@ class Engine:
         room = self._nomination_limit(state) - already
         if room <= 0:
             return None
+        owed = not state.speech_running and not already  # the speech is over, no name yet
         return Prompt(
             PromptKind.SEATS,
             0 if already or state.speech_running else 1,
             room,
             subject=speaker,
             speech_running=state.speech_running,
-            late=not state.speech_running and not already,
             action="nominate",
-            question="prompt_nominate",
+            question="prompt_nomination_required" if owed else "prompt_nominate",
         )
 
     def _registered_count(self, step: NightStep) -> int:
@@ -352,6 +352,8 @@ class Engine:
             )
         elif phase is Phase.DISCUSSION:
             out.append(self._discussion_phrase())
+        elif self._owes_nomination(state):
+            out.append(Say("day.nomination_required", {"seat": state.current_speaker}))
         elif state.current_speaker is not None and state.speech_running:
             seat = state.current_speaker
             kind = state.timer.kind if state.timer is not None else TimerKind.NOMINATION_SPEECH
@@ -365,6 +367,28 @@ class Engine:
         if timer is not None and not (self._registering(phase) and state.window_over):
             out.append(self.timer_effect(timer))
         return out
+
+    def after_undo(self, before: GameState, after: GameState) -> list[Say]:
+        """What the table hears after an undo that gave the floor back to another player (it
+        had heard «Слово игроку номер два»): whose the floor is, and a nomination still owed."""
+        speaker = after.current_speaker
+        if after.phase.is_night or speaker is None or speaker == before.current_speaker:
+            return []
+        said = [Say("day.floor_back", {"seat": speaker})]
+        if self._owes_nomination(after):
+            said.append(Say("day.nomination_required", {"seat": speaker}))
+        return said
+
+    def _owes_nomination(self, state: GameState) -> bool:
+        """The club's speaker whose speech is over has still to name a candidate."""
+        speaker = state.current_speaker
+        return (
+            state.phase is Phase.NOMINATION
+            and self.ruleset.nominations != "in_own_speech_one"
+            and speaker is not None
+            and not state.speech_running
+            and not state.nominations.get(speaker)
+        )
 
     def repeat_question(self, state: GameState) -> Say | None:
         """The vote's question again (after an undone count, so that hands go up again)."""
@@ -500,7 +524,10 @@ class Engine:
             self._next_nomination_speaker(state, out)  # nominating is a choice, not a duty
         elif speaker is not None and state.nominations.get(speaker):
             self._next_nomination_speaker(state, out)
-        # otherwise the speaker's nominations are still to be entered (see prompt()).
+        elif speaker is not None:
+            # The club's rules: nominating nobody is not allowed. The speech is over (time, or
+            # «спасибо» before a name): the table hears that a candidate is still owed.
+            out.append(Say("day.nomination_required", {"seat": speaker}))
 
     # ------------------------------------------------------------------ seats
 
