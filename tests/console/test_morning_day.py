@@ -95,3 +95,15 @@ def test_a_resume_in_the_victims_minute_is_day_2(preset: str, tmp_path: Path) ->
     assert status_lines(resumed.host)[0].startswith("день 2 · последнее слово · говорит игрок 3")
     record = protocol.build(resumed.host.state)  # type: ignore[arg-type]
     assert record["fouls"][-1]["day"] == 2
+
+
+def test_yesterdays_counts_are_not_shown_beside_todays_candidates() -> None:
+    """Day 1: 5 gets 8 votes and 9 gets 2; on day 2 9 is a candidate again: the screen shows
+    no count for 9 before today's vote (it once showed «9 (2)» during the defence)."""
+    day_2 = [".", *[x for _ in range(6) for x in ("9", ".")], "4", ".", "9", "."]
+    shown = typed_screens([*CLUB_DAY_1, *CLUB_NIGHT_1, ".", *day_2], settings=_club())
+    defence = [rows for _, rows in shown if rows[0].startswith("день 2 · оправдательное слово")]
+    assert defence
+    for rows in defence:
+        line = next(row for row in rows if row.startswith("кандидаты:"))
+        assert "(" not in line, line

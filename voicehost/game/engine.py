@@ -1221,6 +1221,8 @@ class Engine:
         state.phase = phase
         state.nominations = {}
         state.candidates = []
+        state.vote_counts = {}  # yesterday's counts are not today's candidates'
+        state.vote_index = 0
         state.vote_round = 1
         state.record["days"] = [
             *state.record["days"],
