@@ -549,3 +549,9 @@ def test_mr_4_4_the_black_seats_typed_during_the_deal_end_it() -> None:
     assert keys(effects) == ["fiim.black_wakes"]
     assert table.phase is Phase.NIGHT0_MAFIA and table.state.step_entered
     assert [t.seconds for t in timers(effects)] == [60]
+
+
+def test_mr_4_4_a_resume_during_the_deal_says_the_deal_again() -> None:
+    table = FiimTable()
+    resumed = table.engine.resume_effects(table.state)
+    assert keys(resumed) == ["game.resumed", "fiim.deal"] and not timers(resumed)
