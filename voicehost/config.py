@@ -23,11 +23,13 @@ from voicehost import yamltext
 from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
+    WARNED_SPEECHES,
     CitySettings,
     FiimSettings,
     GameRules,
     NightWindows,
     RulesSettings,
+    SpeechWarnings,
     TimerSettings,
     bounded,
     choices,
@@ -493,6 +495,10 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
 
 
 def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str) -> Any:
+    if hint is SpeechWarnings and isinstance(node, yaml.ScalarNode):
+        # An older config's one number for every speech (`warning_seconds: 5`) still works.
+        every = _convert(dataclasses.fields(SpeechWarnings)[1], float, node, key)
+        return SpeechWarnings.every(every)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _build(hint, node, key + ".")
     origin = typing.get_origin(hint)
@@ -608,6 +614,11 @@ def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
 
 
 def _find_line(node: yaml.Node, dotted: str) -> int | None:
+    found = _find_node(node, dotted)
+    return None if found is None else _line(found)
+
+
+def _find_node(node: yaml.Node, dotted: str) -> yaml.Node | None:
     current: yaml.Node = node
     for part in dotted.split("."):
         if not isinstance(current, yaml.MappingNode):
@@ -618,7 +629,7 @@ def _find_line(node: yaml.Node, dotted: str) -> int | None:
                 break
         else:
             return None
-    return _line(current)
+    return current
 
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
@@ -668,16 +679,7 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             _find_line(root, "night.no_agreed_shot_after_seconds"),
             f"must be shorter than night.mafia_window_seconds ({night.mafia_window_seconds})",
         )
-    timers = settings.timers
-    shortest = min(
-        timers.nomination_speech_seconds, timers.defence_speech_seconds, timers.last_words_seconds
-    )
-    if timers.warning_seconds >= shortest:
-        raise ConfigError(
-            "timers.warning_seconds",
-            _find_line(root, "timers.warning_seconds"),
-            f"must be shorter than the shortest speech ({shortest} s); 0 turns the warning off",
-        )
+    _check_warnings(settings, root)
     known_points = SCORING_PRESETS["club"]
     for entry in settings.scoring.points:
         if entry not in known_points:
@@ -712,6 +714,49 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 _find_line(root, f"keypad.keymap.{key_name}"),
                 f"{key_value!r} is not a key action; use one of: {', '.join(sorted(allowed))}",
             )
+
+
+def _check_warnings(settings: Settings, root: yaml.Node) -> None:
+    """Each speech's warning the file gives must sound before the speech ends; every one that
+    would not is named at once. An older config's single number is held to the speeches it was
+    held to before (nomination, defence, last words), so a file that loaded then loads now."""
+    warnings = settings.timers.warning_seconds
+    single = isinstance(_find_node(root, "timers.warning_seconds"), yaml.ScalarNode)
+    if single:  # the shortest of the speeches it was held to before: one number, one problem
+        kinds: tuple[str, ...] = (
+            min(
+                ("nomination", "defence", "last_words"), key=lambda k: _speech_seconds(settings, k)
+            ),
+        )
+    else:  # the kinds the file gives; a default too long for its speech is simply not sounded
+        kinds = tuple(k for k in WARNED_SPEECHES if _find_node(root, f"timers.warning_seconds.{k}"))
+    problems: list[ConfigError] = []
+    for kind in kinds:
+        speech = WARNED_SPEECHES[kind]
+        seconds = _speech_seconds(settings, kind)
+        warning = getattr(warnings, kind)
+        if warning and warning >= seconds:
+            key = "timers.warning_seconds" if single else f"timers.warning_seconds.{kind}"
+            problems.append(
+                ConfigError(
+                    key,
+                    _find_line(root, key) or _find_line(root, "timers.warning_seconds"),
+                    f"{warning:g} s is not shorter than the speech it warns ({speech}: "
+                    f"{seconds:g} s); make it shorter, or 0 for no warning",
+                    phrase="config_warning_too_long",
+                    value=f"{warning:g}",
+                    speech=speech,
+                    seconds=f"{seconds:g}",
+                )
+            )
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
+
+
+def _speech_seconds(settings: Settings, kind: str) -> float:
+    """The length of the speech a warning of ``kind`` warns (``WARNED_SPEECHES``)."""
+    section, _, name = WARNED_SPEECHES[kind].partition(".")
+    return float(getattr(getattr(settings, section), name))
 
 
 def update(path: str | Path, section: str, values: dict[str, Any]) -> str:

@@ -110,10 +110,17 @@ NIGHT_ENTRY = "> •••"
 class LineHandler:
     """Carries out typed lines on the loop's thread; both views share it."""
 
-    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        host: Host,
+        screen: LogScreen,
+        write_protocol: Callable[[], str],
+        face: str = "",
+    ) -> None:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+        self.face = face  # whose words the questions take (view.status_lines)
         self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
 
     def at_night(self) -> bool:
@@ -169,7 +176,7 @@ class LineHandler:
         if isinstance(action, ShowHelp):
             return help_text(book)
         if isinstance(action, ShowStatus):
-            return "\n".join(status_lines(host))
+            return "\n".join(status_lines(host, self.face))
         if isinstance(action, WriteProtocol):
             return self.write_protocol()
         try:
@@ -425,6 +432,10 @@ def _fit(text: str, width: int) -> str:
 CLEAR_WITH_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 
+#: The line mode's face: its own wording of a question where it has one (``plain_prompt_...``).
+PLAIN = "plain"
+
+
 class PlainUI:
     """Line mode for dumb terminals and a headless Pi: stdin lines in, text out."""
 
@@ -439,7 +450,7 @@ class PlainUI:
     ) -> None:
         self.host = host
         self.screen = screen
-        self.lines = LineHandler(host, screen, write_protocol)
+        self.lines = LineHandler(host, screen, write_protocol, PLAIN)
         self.keyboard_only = keyboard_only
         self.out = out or sys.stdout
         self.partial = ""
@@ -498,7 +509,7 @@ class PlainUI:
             self._print(text)
         self._printed = self.screen.wiped + len(lines)
         self._private()
-        status = status_lines(self.host)
+        status = status_lines(self.host, PLAIN)
         head_without_clock = [line.split(" · ⏱")[0] for line in status]
         if head_without_clock != self._last_status:
             self._last_status = head_without_clock

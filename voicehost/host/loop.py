@@ -24,6 +24,7 @@ from voicehost.game.effects import (
     GameOver,
     PlayCue,
     Private,
+    PrivateKind,
     Prompt,
     PromptKind,
     Say,
@@ -84,6 +85,24 @@ NIGHT_SAFE_REFUSALS = frozenset({"wrong_seat_count", "not_now", "game_over", "ti
 
 #: Refusals that have a wording of their own at night, naming no seat (the typed line is masked).
 NIGHT_WORDINGS = {"team_loss_confirm": "team_loss_confirm_night"}
+
+#: Night refusals whose reason the role that is awake is told on its private channel (the
+#: private line, the keypad's LED, a paired remote): the reason's words and whether another entry
+#: can help. The shared screen says «Ввод не принят» and the table hears the same refusal cue
+#: whatever the reason. A refusal that would tell of a card (a seat already registered, a Don
+#: who is not black) or of a night's departure (a seat left tonight, a role whose holder has
+#: left) gets no reason at all.
+PRIVATE_REFUSALS: dict[str, tuple[str, bool]] = {
+    "already_checked": ("private_refused_checked", False),
+    "fiim_already_checked": ("private_refused_checked", False),
+    "fiim_shots_entered": ("private_refused_shots_in", False),
+    "doctor_same_patient": ("private_refused_same_patient", True),
+    "doctor_self_heal_off": ("private_refused_self_heal", True),
+    "doctor_self_heal_used": ("private_refused_self_heal_used", True),
+    "commissar_self_check": ("private_refused_self_check", True),
+    "no_such_seat": ("private_refused_no_seat", True),
+    "duplicate_seats": ("private_refused_twice", True),
+}
 
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
 CUE_ECHO_GUARD = 0.8
@@ -357,6 +376,7 @@ class Host:
                 return False  # a timer event that lost a race with an input: nothing to say
             full = self.book.error(violation.code, violation.params)
             self._reject(full, source, shown=self._refusal(violation))
+            self._tell_refusal_privately(violation)
             return False
         if self._journal is not None:  # a person's input is on disk before its effects
             self._journal.append(event, source, sync=source != Source.TIMER)
@@ -481,6 +501,14 @@ class Host:
         if self.state.phase.is_night and violation.code not in NIGHT_SAFE_REFUSALS:
             return self.book.screen("night_refused")
         return self.book.error(violation.code, violation.params)
+
+    def _tell_refusal_privately(self, violation: RuleViolation) -> None:
+        """At night, the role that is awake learns why its entry was refused, privately."""
+        assert self.state is not None
+        reason = PRIVATE_REFUSALS.get(violation.code)
+        if self.state.phase.is_night and reason is not None:
+            words, again = reason
+            self.private.show(Private(PrivateKind.REFUSED, answer=words, again=again))
 
     def _reject(self, message: str, source: Source, shown: str | None = None) -> None:
         """A refused input: ``message`` for scripts and tests, ``shown`` on the screen."""
