@@ -121,7 +121,7 @@ def test_every_announcement_is_a_sentence_on_the_screen() -> None:
     «три ночи подряд…» in lower case)."""
     for language in ("ru", "en"):
         book = PhraseBook.load(language)
-        text = book.render("end.card", {"role": "don", "seat": 5}).text
+        text = book.render("game.card", {"role": "don", "seat": 5}).text
         assert text[0].isupper(), text
         for key in book.keys():  # noqa: SIM118
             params = {

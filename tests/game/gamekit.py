@@ -67,7 +67,7 @@ def keys(effects: Iterable[Effect]) -> list[str]:
 
 def until_cards(said: list[str]) -> list[str]:
     """The phrase keys ``said`` up to the cards the host opens at the end of a game."""
-    return said[: said.index("end.cards")] if "end.cards" in said else said
+    return said[: said.index("game.cards")] if "game.cards" in said else said
 
 
 def params_of(effects: Iterable[Effect], key: str) -> list[dict[str, Any]]:

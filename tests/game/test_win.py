@@ -20,14 +20,14 @@ def assert_won(table: Table, team: Team) -> None:
     assert game_over(table) == [GameOver(team)]
     assert table.state.record["winner"] == team.value
     said = keys(table.log)
-    opened = said.index("end.cards")  # the cards, after the winner and before nothing else
+    opened = said.index("game.cards")  # the cards, after the winner and before nothing else
     assert said[opened - 1] == f"game.{team.value}_wins"
     black = sorted(s for s, p in table.state.players.items() if p.role is Role.MAFIA)
-    named = params_of(table.log, "end.card_many") + params_of(table.log, "end.card")
+    named = params_of(table.log, "game.card_many") + params_of(table.log, "game.card")
     assert {"role": "mafia", "seats": tuple(black)} in named or {
         "role": "mafia", "seat": black[0]} in named  # fmt: skip
-    assert said[opened + 1 :] == ["end.card_many" if len(black) > 1 else "end.card"] + [
-        "end.card"
+    assert said[opened + 1 :] == ["game.card_many" if len(black) > 1 else "game.card"] + [
+        "game.card"
     ] * (len(named) - 1)
     assert table.state.timer is None
     assert table.prompt.kind is PromptKind.NONE

@@ -274,9 +274,18 @@ class Engine:
             )
         if phase is Phase.NIGHT0_SEATING:  # nothing to enter: the morning comes by the clock
             return Prompt(PromptKind.NONE, night=True, question="prompt_free_seating")
-        if phase is Phase.NIGHT0_DEAL:
+        if phase is Phase.NIGHT0_DEAL:  # `.` once dealt, or the black team's seats at once
+            first = self.ruleset.night0_steps[0]
+            count = self._registered_count(first)
             return Prompt(
-                PromptKind.NONE, speech_running=True, night=True, question="prompt_cards_dealt"
+                PromptKind.SEATS,
+                count,
+                count,
+                speech_running=True,
+                night=True,
+                role=first.role.value,
+                action="register",
+                question="prompt_cards_dealt",
             )
         if phase is Phase.GAME_OVER:
             return Prompt(PromptKind.NONE, question="prompt_game_over")
@@ -1220,12 +1229,12 @@ class Engine:
                 named.append((role, seats))
         if not named:
             return
-        out.append(Say("end.cards"))
+        out.append(Say("game.cards"))
         for role, seats in named:
             if len(seats) == 1:
-                out.append(Say("end.card", {"role": role.value, "seat": seats[0]}))
+                out.append(Say("game.card", {"role": role.value, "seat": seats[0]}))
             else:
-                out.append(Say("end.card_many", {"role": role.value, "seats": seats}))
+                out.append(Say("game.card_many", {"role": role.value, "seats": seats}))
 
     def cards_at_end(self) -> tuple[Role, ...]:
         """The cards named when the game is over, in the rule set's order: those in play."""
