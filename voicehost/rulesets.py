@@ -439,6 +439,7 @@ class _Reader:
             self.fail(steps or node, "no_steps", name="night0.steps")
         got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
         got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
+        got["deal"] = self.optional(s, "deal", "night0", "phrase", "")
         self.leftovers(s, "night0")
 
     def section_night(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -512,6 +513,7 @@ class _Reader:
                     warnings[kind] = warning
         got["speeches"] = speeches
         got["speech_warnings"] = warnings
+        got["vote_question"] = self.optional(s, "vote_question", "day", "phrase", "day.vote_for")
         self.leftovers(s, "day")
 
     def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -521,7 +523,26 @@ class _Reader:
         got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(SCORES))
         got["best_move"] = self.take(s, "best_move", "end", node, "setting_or_bool")
         got["record_preset"] = self.take(s, "record_preset", "end", node, "bool")
+        got["end_cards"] = self.end_cards(s.pop("cards", None), roles)
         self.leftovers(s, "end")
+
+    def end_cards(self, node: Any, roles: dict[Role, RoleSpec]) -> tuple[Role, ...]:
+        """``end.cards``: the cards named when the game is over (default: all but the
+        civilian's, in the order of ``roles``)."""
+        if node is None:
+            return tuple(role for role in roles if role is not Role.CIVILIAN)
+        cards: list[Role] = []
+        for item in self.items(node):
+            role = self.role_name(item, "end.cards")
+            if role is None:
+                continue
+            if role not in roles:
+                self.fail(item, "role_missing", name=f"end.cards {role.value}")
+            elif role in cards:
+                self.fail(item, "twice", name=f"end.cards {role.value}")
+            else:
+                cards.append(role)
+        return tuple(cards)
 
 
 def _setting_known(path: str) -> bool:

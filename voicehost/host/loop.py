@@ -470,11 +470,14 @@ class Host:
             return False
         if self._journal is not None:
             self._journal.append_undo(source)
+        before = self.state
         self.state = self._take_back()
         undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
         self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
+        for said in self.engine.after_undo(before, self.state):  # the floor went back
+            self._say(said.key, dict(said.params))
         self._ask_vote_again()
         return True
 
