@@ -230,6 +230,7 @@ def run_script_file(
     result = run_script(
         lines, settings, out=sys.stdout, journal_path=journal, resume=resume, **extra
     )
+    result.host.close()  # the journal's last timer events on disk, its lock released
     if "speaker" in extra:
         extra["speaker"].finish()  # renders the recorded timeline to the file
     if result.host.over:
