@@ -772,6 +772,7 @@ class Engine:
         state.night += 1
         state.night_actions = NightActions()
         state.candidates = []
+        state.vote_counts = {}  # tomorrow's candidates show no count of today's until entered
         out.append(Say(self.ruleset.night_opening))
         first = next(step for step in self.ruleset.night_steps if self.enabled(step.role))
         self._wake(state, out, self.phase_of(first, False))
