@@ -146,3 +146,14 @@ def test_yesterdays_counts_are_not_shown_beside_todays_candidates() -> None:
             break
     status = "\n".join(status_lines(host))
     assert "кандидаты: 2, 9" in status and "(2)" not in status, status
+
+
+def test_a_finished_game_shows_no_timer() -> None:
+    """A game won in the morning (the Doctor's window ran out, then 9 is killed): the header
+    says the game is over, not a clock at «time up»."""
+    example = EXAMPLE.with_name("mafia-wins.txt").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in map(strip_comment, example) if line]
+    host, screen = hosted(lines)
+    assert host.over
+    head = status_lines(host)[0]
+    assert "игра окончена" in head and "⏱" not in head and "время вышло" not in head, head
