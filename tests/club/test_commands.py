@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 from pathlib import Path
 
 import pytest
@@ -68,6 +69,26 @@ def test_standings_print_export_and_draw(
     rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8-sig"))))
     assert rows[0][1] == "Игрок" and len(rows) == 14  # the heading and 13 players
     assert sum(int(row[3]) for row in rows[1:]) == 60
+    records.forget(records.club_settings_of(config))
+
+
+def test_standings_of_games_without_names_say_why_the_table_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games played by numbered seats count for the season, but the rating is by name: the
+    host is told how to give names, not that there are no games."""
+    config = config_in(tmp_path)
+    stick = tmp_path / "stick"
+    for journal in finished_journals(stick, 2):
+        header, rest = journal.read_text(encoding="utf-8").split("\n", 1)
+        unnamed = {key: value for key, value in json.loads(header).items() if key != "names"}
+        journal.write_text(json.dumps(unnamed, ensure_ascii=False) + "\n" + rest, "utf-8")
+    assert main(["--config", str(config), "club", "import", str(stick)]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "club", "standings"]) == 0
+    out = capsys.readouterr().out
+    assert "игр: 2" in out and "игр ещё нет" not in out
+    assert "имя 5 Анна" in out and "--roster" in out
     records.forget(records.club_settings_of(config))
 
 

@@ -57,8 +57,8 @@ def run_standings(args: argparse.Namespace) -> int:
         database.close()
     season = args.season or book.screen("club_all_seasons")
     print(book.screen("club_standings_heading", {"season": season, "games": games}))
-    if not rows:
-        print(book.screen("club_no_games"))
+    if not rows:  # the rating is by name: games of numbered seats count, nobody is ranked
+        print(book.screen("club_no_named_players" if games else "club_no_games"))
     else:
         print(standings.table(rows, say, book.word))
     if args.csv is not None:
