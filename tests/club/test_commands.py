@@ -14,8 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from voicehost.__main__ import main
-from voicehost.club import marks, records
+from voicehost.club import marks, records, standings
+from voicehost.club.db import Standing
 from voicehost.club.standings import safe_cell
+from voicehost.game.model import Role
 from voicehost.host.names import NameRefused, parse_roster
 from voicehost.phrases import PhraseBook
 
@@ -90,6 +92,22 @@ def test_standings_of_games_without_names_say_why_the_table_is_empty(
     assert "игр: 2" in out and "игр ещё нет" not in out
     assert "имя 5 Анна" in out and "--roster" in out
     records.forget(records.club_settings_of(config))
+
+
+def test_the_standings_count_every_card_of_every_rule_set() -> None:
+    """A season with city games: the Maniac's, the «путана»'s and the Immortal's games and wins
+    have their columns in the table and the CSV, as every other card's."""
+    by_role = {"maniac": (2, 1), "putana": (1, 0), "immortal": (1, 1), "mafia": (1, 1)}
+    row = Standing("Зоя", 5, 3, 3.0, 0, by_role)
+    say = lambda key, **params: RU.screen(f"club_{key}", params)  # noqa: E731
+    table = standings.table([row], say, RU.word)
+    head, line = table.splitlines()[:2]
+    for word, cell in (("маньяк", "1/2"), ("путана", "0/1"), ("бессмертный", "1/1")):
+        assert word in head and cell in line, table
+    assert {role.value for role in Role} <= set(standings.ROLES)  # no card is left out
+    rows = list(csv.DictReader(io.StringIO(standings.to_csv([row], standings.csv_headers(say)))))
+    assert rows[0]["maniac_games"] == "2" and rows[0]["maniac_wins"] == "1"
+    assert rows[0]["putana_games"] == "1" and rows[0]["immortal_wins"] == "1"
 
 
 @settings(max_examples=300, deadline=None)

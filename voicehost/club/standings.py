@@ -12,7 +12,19 @@ from voicehost.club.db import Standing
 from voicehost.club.evening import EveningLine
 from voicehost.host.names import width
 
-ROLES = ("civilian", "commissar", "doctor", "sheriff", "mafia", "don")
+#: Every card any rule set deals, in the order the columns show them (the city's «путана», Maniac
+#: and Immortal too: a season mixes club, FIIM and city games).
+ROLES = (
+    "civilian",
+    "commissar",
+    "doctor",
+    "sheriff",
+    "putana",
+    "immortal",
+    "mafia",
+    "don",
+    "maniac",
+)
 
 Say = Callable[..., str]
 
