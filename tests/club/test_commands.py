@@ -94,6 +94,28 @@ def test_standings_of_games_without_names_say_why_the_table_is_empty(
     records.forget(records.club_settings_of(config))
 
 
+def test_a_scripted_game_takes_its_names_from_the_roster_into_the_protocol_and_the_season(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --script FILE --roster R`: the names reach the protocol and the journal, so the
+    game imported into the club's records ranks its players (the roster was ignored)."""
+    config = config_in(tmp_path)
+    roster = tmp_path / "roster.txt"
+    roster.write_text('Анна\nБорис\n5 O\'Neil "Дед" 🎲\n', encoding="utf-8")
+    journal = tmp_path / "played" / "game.jsonl"
+    example = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
+    command = ["play", "--script", str(example), "--roster", str(roster), "--journal", str(journal)]
+    assert main(["--config", str(config), *command]) == 0
+    out = capsys.readouterr().out
+    assert "Анна" in out and 'O\'Neil "Дед" 🎲' in out  # the protocol's name column
+    assert main(["--config", str(config), "club", "import", str(journal.parent)]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "club", "standings"]) == 0
+    out = capsys.readouterr().out
+    assert "Анна" in out and "Борис" in out and "Дед" in out
+    records.forget(records.club_settings_of(config))
+
+
 def test_the_standings_count_every_card_of_every_rule_set() -> None:
     """A season with city games: the Maniac's, the «путана»'s and the Immortal's games and wins
     have their columns in the table and the CSV, as every other card's."""
