@@ -33,10 +33,16 @@ WRITTEN_KEY = next(iter(WRITTEN.values()))[0]
 
 
 def new_journal_path(settings: Settings) -> Path:
-    """A fresh journal file name in the journal folder, by date and time."""
+    """A fresh journal file name in the journal folder, by date and time; a second game started
+    in the same second (two tables on one machine) gets ``-2`` (``-3``...), not the first's file."""
     folder = settings.path(settings.storage.journal_dir)
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
-    return folder / f"game-{stamp}.jsonl"
+    path = folder / f"game-{stamp}.jsonl"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"game-{stamp}-{number}.jsonl"
+    return path
 
 
 def find_journal(settings: Settings, given: str | None) -> Path | None:

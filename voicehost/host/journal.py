@@ -164,7 +164,11 @@ class Journal:
         header.update({key: value for key, value in (extra or {}).items() if value})
         journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
-            raise JournalError(f"journal {path} already exists; use `voicehost resume`")
+            raise JournalError(
+                f"journal {path} already exists; use `voicehost resume`",
+                phrase="journal_exists",
+                path=path,
+            )
         journal._pending.append(_line(header))
         journal._flush()
         return journal
@@ -284,7 +288,9 @@ class Journal:
             descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
-                f"journal {self.path} already exists; use `voicehost resume`"
+                f"journal {self.path} already exists; use `voicehost resume`",
+                phrase="journal_exists",
+                path=self.path,
             ) from exc
         try:
             _lock(descriptor, self.path)
