@@ -116,6 +116,26 @@ def test_a_scripted_game_takes_its_names_from_the_roster_into_the_protocol_and_t
     records.forget(records.club_settings_of(config))
 
 
+def test_a_club_server_that_does_not_answer_is_said_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing listens at the club's server: the games wait in the outbox, and the host reads
+    why in Russian (the driver's own words inside), not an English sentence."""
+    nowhere = 'club:\n  database: "postgresql://club@127.0.0.1:1/mafia"\n'
+    nowhere += "  sync_timeout_seconds: 1\n"
+    config = tmp_path / "config.yaml"
+    config.write_text(nowhere, encoding="utf-8")
+    finished_journals(tmp_path / "stick", 1)
+    assert main(["--config", str(config), "club", "import", str(tmp_path / "stick")]) == 0
+    out = capsys.readouterr().out
+    assert "В исходящих ждут игр: 1" in out and "база клуба" in out and "недоступна" in out
+    assert "cannot be used" not in out
+    assert main(["--config", str(config), "club", "standings"]) == 1
+    err = capsys.readouterr().err
+    assert "база клуба" in err and "cannot be used" not in err and "Traceback" not in err
+    records.forget(records.club_settings_of(config))
+
+
 def test_the_standings_count_every_card_of_every_rule_set() -> None:
     """A season with city games: the Maniac's, the «путана»'s and the Immortal's games and wins
     have their columns in the table and the CSV, as every other card's."""

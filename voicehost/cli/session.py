@@ -287,6 +287,7 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     database; a server is never waited for) and the evening's table. Returns what to print."""
     from voicehost.cli.evening import evening_report
     from voicehost.club import evening, marks, records
+    from voicehost.club.outbox import why
 
     settings, book = host.settings, host.book
     journal = host.journal_path
@@ -316,7 +317,7 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     sent = recorded.sent
     if sent is not None and sent.waiting:
         shown.append(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
         )
     current = evening.current(records.data_dir(settings))
     if current is not None:
