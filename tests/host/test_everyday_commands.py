@@ -234,3 +234,16 @@ def test_play_does_not_offer_a_game_another_host_is_hosting(tmp_path: Path, caps
     finally:
         held.close()
     assert offer_resume(settings, Terminal("\n")) == busy  # once it is free, it is offered
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_play_help_names_every_rule_set_and_its_document(language: str) -> None:
+    """`voicehost play --help` says what --preset takes: each rule set with its rules page."""
+    from voicehost.cli.texts import message_in
+    from voicehost.game.rules import PRESETS
+
+    words = message_in(language, "play.preset")
+    for preset in PRESETS:
+        assert preset in words
+    for page in ("docs/RULES.md", "docs/RULES-FIIM.md", "docs/RULES-CITY.md"):
+        assert page in words
