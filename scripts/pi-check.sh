@@ -9,8 +9,8 @@
 #   make run    with stdin at EOF, until the host says «Добрый вечер» (the host has started)
 #   make test   ruff, mypy and pytest
 # Each step's time and result is printed, and a summary at the end; the exit status is 1 when
-# any step failed. Emulation is 6-10x slower than the machine: `make test` takes ~15-20 min on
-# arm64.
+# any step failed. Emulation is 6-10x slower than the machine: `make test` takes ~40 min on
+# arm64 and over an hour on armhf (mypy alone ~20 min: no compiled mypy for armv7l).
 #
 # Environment:
 #   PI_ROOT          the root to use or build (default /var/tmp/pi-roots/ARCH)
