@@ -259,7 +259,10 @@ class Engine:
                 turns = self._shot_turns(state, spec)
                 if turns is not None:
                     return turns
-                if spec.name in state.night_actions.checks:  # one check a night, made
+                actions = state.night_actions
+                # one check a night, made (or taken and dropped at a departed role's step, which
+                # must read the same)
+                if spec.name in actions.checks or spec.name in actions.dropped:
                     question = "prompt_check_done"
             return Prompt(
                 PromptKind.SEATS,
