@@ -5,7 +5,10 @@ set file, each with its line; exit status 1 when there is one."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voicehost.game.model import Role
 
 
 def register(subparsers: Any) -> None:
@@ -241,8 +244,9 @@ class Words:
             return self.mark(message("rules.describe.no"), from_setting)
         return self.mark(f"{found:g}" if isinstance(found, float) else str(found), from_setting)
 
-    def role(self, role: Any) -> str:
-        return str(self.book.word(getattr(role, "value", role)))
+    def role(self, role: Role) -> str:
+        """A card by its name in the phrase book («комиссар»)."""
+        return str(self.book.word(role.value))
 
     def black(self, value: Any) -> str:
         found, from_setting = self.setting(value)
