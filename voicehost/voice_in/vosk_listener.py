@@ -54,7 +54,7 @@ from voicehost.voice_in.rule import (
     choose_competitors,
     choose_fillers,
 )
-from voicehost.voice_in.vad import FrameMeter, VoiceDetector, make_detector
+from voicehost.voice_in.vad import FrameMeter, VoiceDetector, make_detector, tail_seconds
 
 if TYPE_CHECKING:
     from voicehost.config import ListenerSettings, Settings
@@ -340,9 +340,11 @@ class VoskListener:
         self.recognizer = recognizer
         self.source = source
         self.clock = clock
-        self.rule = AloneRule(stop_words, self.tuning.rule())
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
+        self.rule = AloneRule(
+            stop_words, replace(self.tuning.rule(), tail_seconds=tail_seconds(detector))
+        )
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
         self.failure: BaseException | None = None
