@@ -124,7 +124,7 @@ class AloneTuning:
     judges a frame whole, so a frame with the word's last few milliseconds and quiet after
     them counts as quiet. The quiet is counted from this much after the voice's last frame, so
     a speech never ends before ``silence_seconds`` of real quiet. The Listener sets it from
-    its detector (:func:`voicehost.voice_in.vad.tail_seconds`)."""
+    its detector (``VoiceDetector.tail_seconds`` in ``vad.py``)."""
 
 
 class AloneRule:

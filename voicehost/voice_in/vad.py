@@ -129,11 +129,6 @@ class WebRtcDetector:
         """WebRTC's VAD keeps only a short history; nothing to forget."""
 
 
-def tail_seconds(detector: VoiceDetector) -> float:
-    """The detector's ``tail_seconds``; 0 for one without (a test's stand-in)."""
-    return float(getattr(detector, "tail_seconds", 0.0))
-
-
 def make_detector(name: str, sample_rate: int, aggressiveness: int = 2) -> VoiceDetector:
     """The detector ``listener.vad`` names (``auto``: silero where it is installed, else webrtc);
     a ValueError names the choices."""

@@ -54,7 +54,7 @@ from voicehost.voice_in.rule import (
     choose_competitors,
     choose_fillers,
 )
-from voicehost.voice_in.vad import FrameMeter, VoiceDetector, make_detector, tail_seconds
+from voicehost.voice_in.vad import FrameMeter, VoiceDetector, make_detector
 
 if TYPE_CHECKING:
     from voicehost.config import ListenerSettings, Settings
@@ -343,7 +343,7 @@ class VoskListener:
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
         self.rule = AloneRule(
-            stop_words, replace(self.tuning.rule(), tail_seconds=tail_seconds(detector))
+            stop_words, replace(self.tuning.rule(), tail_seconds=detector.tail_seconds)
         )
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
