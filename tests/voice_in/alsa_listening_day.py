@@ -1,7 +1,7 @@
 """Child process of test_hands_free_day: a scripted day whose first speech ends by voice.
 
 Run with ``ALSA_CONFIG_PATH`` set (before sounddevice loads) to an ALSA file device whose
-microphone reads a raw 16 kHz recording. Usage: ``alsa_listening_day.py MODEL_FOLDER``; prints
+microphone reads a raw 16 kHz recording. Usage: ``alsa_listening_day.py MODEL_FOLDER [VAD]``; prints
 one JSON object with what happened.
 """
 
@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from voicehost.clock import FakeClock
@@ -27,6 +28,8 @@ NIGHT_ZERO_AND_DISCUSSION = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait"]
 def main() -> None:
     folder = Path(sys.argv[1])
     settings = Settings()
+    if len(sys.argv) > 2:  # listener.vad
+        settings = replace(settings, listener=replace(settings.listener, vad=sys.argv[2]))
     clock = FakeClock()
     cues = SilentCues()
     events: list[ListenerEvent] = []

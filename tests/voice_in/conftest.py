@@ -121,3 +121,22 @@ def record() -> Callable[..., Recording]:
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed (sudo apt-get install espeak-ng)")
     return build_recording
+
+
+VADS = ("silero", "webrtc")
+"""Both voice-activity detectors the Listener runs with: silero where its wheel exists
+(x86_64, aarch64), webrtc on a 32-bit Pi (armv7l), where ``auto`` falls back to it."""
+
+
+@pytest.fixture(params=VADS)
+def vad(request: pytest.FixtureRequest) -> str:
+    """Each VAD in turn (``listener.vad``), so the WebRTC path a Pi 3 runs is tested on every
+    machine; silero is skipped where it is not installed."""
+    from voicehost.errors import MissingDependency
+    from voicehost.voice_in.vad import make_detector
+
+    try:
+        make_detector(request.param, RATE)
+    except MissingDependency as missing:
+        pytest.skip(str(missing))
+    return request.param

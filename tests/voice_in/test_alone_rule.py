@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from voicehost.testing.listening_set import RUSSIAN_LOOKALIKE_LEADS
 from voicehost.voice_in.rule import (
     AloneRule,
+    AloneTuning,
     Frame,
     HeardWord,
     Utterance,
@@ -237,3 +238,27 @@ def test_nothing_is_talking_on_before_a_speech_has_ended():
     assert rule.spoke_on_at is None
     rule.reset()
     assert rule.spoke_on_at is None and not rule.ended
+
+
+WEBRTC_STEP = 0.03
+
+
+@given(st.floats(min_value=0.0005, max_value=WEBRTC_STEP - 0.0005))
+def test_with_30_ms_yes_or_no_frames_the_speech_never_ends_before_the_window(tail):
+    # WebRTC (a 32-bit Pi's VAD) judges 30 ms at a time, and 0.6 s is exactly 20 frames: the
+    # word's last milliseconds (``tail``) fall in a frame judged quiet. The speech still ends
+    # only after a full window of real quiet, and no more than two frames later.
+    rule = AloneRule(STOP_WORDS, AloneTuning(tail_seconds=WEBRTC_STEP))
+    voice_end = 103 * WEBRTC_STEP  # the last voice frame ends at 3.09 s
+    word_end = voice_end + tail
+    frames = [
+        Frame(i * WEBRTC_STEP, (i + 1) * WEBRTC_STEP, speech, SPEAKER_DB if speech else -65.0)
+        for i in range(200)
+        for speech in [i < 60 or 83 <= i < 103]
+    ]
+
+    ready = [(frame.end, rule.hear([frame])) for frame in frames]
+    [(ended_at, [utterance])] = [(at, found) for at, found in ready if found]
+
+    assert abs(utterance.end - voice_end) < 1e-9
+    assert WINDOW <= ended_at - word_end <= WINDOW + 2 * WEBRTC_STEP

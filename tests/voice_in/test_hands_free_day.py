@@ -18,14 +18,14 @@ SILENCE = 0.6  # listener.silence_seconds, the default
 
 @pytest.mark.slow
 def test_a_nomination_speech_ends_by_voice_soon_after_the_stop_word(
-    tmp_path, korean_folder, record
+    tmp_path, korean_folder, record, vad
 ):
     # Seat 1: «I nominate seat two» ... «thank you», then silence (the file's tail repeats).
     recording = record([0.8, "저는 이번을 지명합니다", 1.0, "감사합니다", 5.0])
     environment = alsa_microphone(tmp_path, recording.samples)
 
     done = subprocess.run(
-        [sys.executable, str(CHILD), str(korean_folder)],
+        [sys.executable, str(CHILD), str(korean_folder), vad],
         env=environment,
         capture_output=True,
         text=True,

@@ -27,9 +27,11 @@ def write_wav(path: Path, samples: np.ndarray) -> Path:
     return path
 
 
-def run_listen(tmp_path: Path, korean_folder: Path, wav: Path, *extra: str) -> int:
+def run_listen(
+    tmp_path: Path, korean_folder: Path, wav: Path, *extra: str, vad: str = "auto"
+) -> int:
     config = tmp_path / "config.yaml"
-    config.write_text("listener:\n  silence_seconds: 0.6\n", encoding="utf-8")
+    config.write_text(f"listener:\n  silence_seconds: 0.6\n  vad: {vad}\n", encoding="utf-8")
     arguments = ["--config", str(config), "listen", "--wav", str(wav)]
     return main([*arguments, "--model", str(korean_folder), "--words", "감사합니다,패스", *extra])
 
@@ -38,11 +40,11 @@ SPEECH = [0.5, "저는 오번을 의심해요", 0.8, "감사합니다", 0.25, "�
 """A sentence, then «thank you», a breath and «pass»: the speech ends after «pass»."""
 
 
-def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys):
+def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, record, capsys, vad):
     recording = record(SPEECH)
     wav = write_wav(tmp_path / "speech.wav", recording.samples)
 
-    assert run_listen(tmp_path, korean_folder, wav, "--json") == 0
+    assert run_listen(tmp_path, korean_folder, wav, "--json", vad=vad) == 0
 
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     heard = [e for e in events if e["event"] == "word"]

