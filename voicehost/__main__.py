@@ -70,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argparse._ = texts.argparse_words  # type: ignore[attr-defined]  # argparse's gettext hook
     parser = build_parser(words)
     args = parser.parse_args(words)
+    _say_notices(texts.language())
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
@@ -86,6 +87,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         # stdout, not even by the interpreter flushing it at exit.
         _silence_stdout()
         return 0
+
+
+def _say_notices(language: str) -> None:
+    """A command's notices (no sound card, a missing voice pack piece...) reach the terminal in
+    its language; a game shows them on its own screen instead (``session.play``)."""
+    import logging
+
+    from voicehost.cli.texts import ConsoleNotices
+
+    package_log = logging.getLogger("voicehost")
+    for handler in package_log.handlers:
+        if isinstance(handler, ConsoleNotices):
+            package_log.removeHandler(handler)  # an earlier command of this process (tests)
+    package_log.addHandler(ConsoleNotices(language))
 
 
 def _explained(error: VoicehostError) -> str:

@@ -182,3 +182,65 @@ def test_config_mistakes_are_said_in_the_language_of_the_file(
     bad.write_text("language: en\nplayers: 25\n")
     assert main(["--config", str(bad), "play", "--text"]) == 1
     assert "line 2: players = 25 is out of range; allowed: 6 to 20" in capsys.readouterr().err
+
+
+NO_CARD = "pcm.!default { type hw; card 99 }\n"
+#: Latin words a Russian line may hold: the program's name, what is typed or named as it is.
+NAMES = re.compile(
+    r"«[^»]*»|`[^`]*`|\S*[/_.]\S*|\bvoicehost\b|\bPortAudio\b|\bALSA\b|\bUSB\b|\bWAV\b|\bdBFS\b"
+    r"|\b(?:ru|en|numlock|capslock|scrolllock)\b"  # a language code, an LED as config names it
+)
+
+
+def latin_words(text: str) -> list[str]:
+    """Words in Latin letters left in ``text`` once quoted library messages («…»), commands
+    (`…`), paths, config keys and names are taken out."""
+    return re.findall(r"[A-Za-z]{2,}", NAMES.sub(" ", text))
+
+
+def no_sound_card(folder: Path) -> dict[str, str]:
+    import os
+
+    conf = folder / "no-card.conf"
+    conf.write_text(f"</usr/share/alsa/alsa.conf>\n{NO_CARD}", encoding="utf-8")
+    return {**os.environ, "ALSA_CONFIG_PATH": str(conf)}
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "not_said"),
+    [("ru", "Звука нет:", "no sound output"), ("en", "No sound:", "Звука")],
+)
+def test_a_commands_notices_are_in_its_language(
+    tmp_path: Path, language: str, said: str, not_said: str
+) -> None:
+    """rehearse without a sound card: the notice (and its reason) in the game's language, once;
+    a library's own message is quoted after it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", config_in(tmp_path, language),
+         "rehearse", "--key", "game.start"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=no_sound_card(tmp_path),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if said in line]
+    assert len(lines) == 1, result.stderr
+    assert not_said not in result.stderr
+    if language == "ru":
+        assert latin_words(result.stderr) == [], result.stderr
+
+
+def test_a_game_in_line_mode_says_its_notices_once_in_its_language(tmp_path: Path) -> None:
+    """`play --plain`: the notices are on the screen in Russian; stderr repeats none of them
+    in English (it keeps only lines for the log alone)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", config_in(tmp_path, "ru"),
+         "play", "--plain"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=no_sound_card(tmp_path),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    notices = [line for line in result.stdout.splitlines() if line.startswith("ℹ")]
+    assert any("Звука нет" in line for line in notices), result.stdout
+    assert any("кейпад не найден" in line for line in notices), result.stdout
+    assert latin_words("\n".join(notices)) == [], notices
+    assert result.stderr == ""
