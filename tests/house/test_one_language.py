@@ -14,6 +14,7 @@ import pytest
 from voicehost import config
 from voicehost.__main__ import main
 from voicehost.cli import texts
+from voicehost.testing.words import latin_words
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = sorted((ROOT / "voicehost" / "cli").glob("*.py")) + [ROOT / "voicehost" / "__main__.py"]
@@ -185,17 +186,6 @@ def test_config_mistakes_are_said_in_the_language_of_the_file(
 
 
 NO_CARD = "pcm.!default { type hw; card 99 }\n"
-#: Latin words a Russian line may hold: the program's name, what is typed or named as it is.
-NAMES = re.compile(
-    r"«[^»]*»|`[^`]*`|\S*[/_.]\S*|\bvoicehost\b|\bPortAudio\b|\bALSA\b|\bUSB\b|\bWAV\b|\bdBFS\b"
-    r"|\b(?:ru|en|numlock|capslock|scrolllock)\b"  # a language code, an LED as config names it
-)
-
-
-def latin_words(text: str) -> list[str]:
-    """Words in Latin letters left in ``text`` once quoted library messages («…»), commands
-    (`…`), paths, config keys and names are taken out."""
-    return re.findall(r"[A-Za-z]{2,}", NAMES.sub(" ", text))
 
 
 def no_sound_card(folder: Path) -> dict[str, str]:

@@ -133,7 +133,9 @@ def no_microphone(exc: Exception, also: str = "") -> DeviceError:
     """The error of a microphone that cannot be opened, with what to check."""
     return DeviceError(
         f"cannot open the microphone ({exc}); check `arecord -l` and set "
-        f"audio.input_device in config.yaml{also}"
+        f"audio.input_device in config.yaml{also}",
+        phrase="reason_no_microphone_listener" if also else "reason_no_microphone",
+        library=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
     )
 
 
