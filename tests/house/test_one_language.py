@@ -234,3 +234,50 @@ def test_a_game_in_line_mode_says_its_notices_once_in_its_language(tmp_path: Pat
     assert any("кейпад не найден" in line for line in notices), result.stdout
     assert latin_words("\n".join(notices)) == [], notices
     assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "russian"),
+    [
+        (["phrases", "check", "nopack"], "папки голосового пакета"),
+        (["phrases", "pack", "import", "nozip.zip", "pack"], "файла nozip.zip нет"),
+        (["models", "install", "nomodel.zip"], "файла nomodel.zip нет"),
+        (["club", "import", "nofolder"], "nofolder — не папка"),
+        (["listen", "--model", "nomodel"], "--model nomodel: такой папки нет"),
+    ],
+)
+def test_a_commands_refusals_are_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch, argv, russian: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", config_in(tmp_path, "ru"), *argv]) == 1
+    err = capsys.readouterr().err
+    assert russian in err, err
+    for typed in argv:  # what the host typed is named as typed
+        err = err.replace(typed, "")
+    assert latin_words(err) == [], err
+
+
+def test_an_error_the_book_cannot_say_is_quoted_after_a_sentence_in_the_games_language() -> None:
+    from voicehost.errors import VoicehostError
+    from voicehost.phrases import PhraseBook
+
+    english = VoicehostError("the frobnicator is cold; warm it up")
+    russian = PhraseBook.load("ru").explain(english)
+    assert russian.startswith("не получилось; что случилось и что делать, сказано по-английски")
+    assert russian.endswith("«the frobnicator is cold; warm it up»")
+    assert PhraseBook.load("en").explain(english) == "the frobnicator is cold; warm it up"
+    # a text already written from the book is said as it is
+    written = VoicehostError.written("журнал пуст")
+    assert PhraseBook.load("ru").explain(written) == "журнал пуст"
+
+
+def test_rules_show_says_yes_and_no_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", config_in(tmp_path, "ru"), "rules", "show", "club"]) == 0
+    out = capsys.readouterr().out
+    assert "удаление: нет" in out
+    for python_word in ("True", "False", "None"):
+        assert python_word not in out

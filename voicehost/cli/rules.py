@@ -181,8 +181,12 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
 
 def describe(ruleset: Any) -> list[str]:
     """The rule set as a referee reads it, section by section, in the language of the command
-    line; the values are the rule file's own words (what a club writes in its file)."""
-    from voicehost.cli.texts import message as m
+    line; the values are the rule file's own words (what a club writes in its file), but for
+    yes and no (``true``, ``false``, nothing), which are said in that language."""
+    from voicehost.cli.texts import message
+
+    def m(key: str, **params: Any) -> str:
+        return message(key, **{name: _word(value) for name, value in params.items()})
 
     lines = [m("rules.describe.header", name=ruleset.name, source=ruleset.source), ""]
     low, high = ruleset.players
@@ -252,3 +256,14 @@ def describe(ruleset: Any) -> list[str]:
         )
     )
     return lines
+
+
+def _word(value: Any) -> Any:
+    """A rule's value as the command line's language says it: yes and no in words."""
+    from voicehost.cli.texts import message
+
+    if value is True:
+        return message("rules.describe.yes")
+    if value is False or value is None:
+        return message("rules.describe.no")
+    return value

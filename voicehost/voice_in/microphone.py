@@ -106,11 +106,15 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
             rate = recording.getframerate()
             raw = recording.readframes(recording.getnframes())
     except FileNotFoundError as exc:
-        raise WavError(f"{path}: no such file") from exc
+        raise WavError(f"{path}: no such file", phrase="no_such_file", path=path) from exc
     except (wave.Error, EOFError) as exc:
         raise WavError(
             f"{path}: not a PCM WAV file ({exc}); convert it, e.g. "
-            f"`ffmpeg -i {path.name} -ac 1 -ar 16000 out.wav`"
+            f"`ffmpeg -i {path.name} -ac 1 -ar 16000 out.wav`",
+            phrase="wav_not_pcm",
+            path=path,
+            name=path.name,
+            library=exc,
         ) from exc
     if width != 2:
         raise WavError(
