@@ -57,13 +57,17 @@ def a_game(settings: config.Settings, name: str, lines: list[str], age: float) -
 
 
 def voicehost(
-    config_path: Path, *args: str, stdin: int | None = subprocess.DEVNULL
+    config_path: Path,
+    *args: str,
+    stdin: int | None = subprocess.DEVNULL,
+    input_text: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "voicehost", "--config", str(config_path), *args],
         capture_output=True,
         text=True,
-        stdin=stdin,
+        stdin=stdin if input_text is None else None,
+        input=input_text,
         timeout=120,
         cwd=config_path.parent,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -217,3 +221,19 @@ def test_play_does_not_offer_a_game_another_host_is_hosting(tmp_path: Path, caps
     finally:
         held.close()
     assert offer_resume(settings, Terminal("\n")) == busy  # once it is free, it is offered
+
+
+def test_the_quit_question_names_the_journal_a_bare_resume_would_not_pick(tmp_path: Path) -> None:
+    """An empty game quit at once: `voicehost resume` alone would carry on an older played game,
+    so the question (and the line after it) names this game's journal."""
+    config_path, settings = setup(tmp_path)
+    older = a_game(settings, "older", TOWN_WINS[:30], age=600)
+    result = voicehost(config_path, "play", "--plain", "--text", stdin=None, input_text="q\nq\n")
+    assert result.returncode == 0, result.stderr
+    journals = sorted(settings.path(settings.storage.journal_dir).glob("game-*.jsonl"))
+    assert len(journals) == 1
+    book = PhraseBook.load(settings.language)
+    asked = book.screen("quit_question_journal", {"journal": journals[0]})
+    assert asked in result.stdout
+    assert f"voicehost resume {journals[0]}" in asked
+    assert newest_unfinished(journals[0].parent) == older  # why the name matters
