@@ -69,6 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # function: in a Russian game they are said from the book.
     argparse._ = texts.argparse_words  # type: ignore[attr-defined]  # argparse's gettext hook
     parser = build_parser(words)
+    texts.name_placeholders(parser)
     args = parser.parse_args(words)
     _say_notices(texts.language())
     if getattr(args, "func", None) is None:

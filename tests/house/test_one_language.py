@@ -281,3 +281,42 @@ def test_rules_show_says_yes_and_no_in_the_games_language(
     assert "удаление: нет" in out
     for python_word in ("True", "False", "None"):
         assert python_word not in out
+
+
+def _leaf_parsers(parser, path=()):
+    import argparse
+
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+    for action in subs:
+        for word, sub in action.choices.items():
+            yield from _leaf_parsers(sub, (*path, word))
+
+
+def test_every_subcommands_help_says_what_it_does_and_names_its_values_in_russian(
+    tmp_path: Path,
+) -> None:
+    """`club standings --help`, `service status --help`...: a line saying what the command
+    does, and the placeholders of the values (`--csv ФАЙЛ`, `ЖУРНАЛ`) in Russian words."""
+    from voicehost import cli
+    from voicehost.__main__ import build_parser
+
+    texts.choose("ru")
+    try:
+        seen = 0
+        for name in cli.SUBCOMMANDS:
+            parser = build_parser([name])
+            texts.name_placeholders(parser)
+            for path, leaf in _leaf_parsers(parser):
+                if not path or path[0] != name:
+                    continue
+                seen += 1
+                assert leaf.description, path
+                usage = leaf.format_usage()
+                placeholders = re.findall(r"--[\w-]+ ([A-Za-z_]+)\]", usage)
+                placeholders += re.findall(r" ([a-z_]+)\n?$", usage.strip())
+                assert placeholders == [], (path, usage)
+        assert seen > 20
+    finally:
+        texts.choose(texts.language_of([]))

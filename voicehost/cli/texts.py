@@ -169,6 +169,32 @@ def argparse_words(msgid: str) -> str:
     return _texts().get(key, msgid) if key is not None else msgid
 
 
+def name_placeholders(parser: Any) -> None:
+    """Each argument's placeholder in ``--help`` and in argparse's errors (``--out OUT``,
+    ``journal``, ``COMMAND``) in the chosen language, from the book's ``metavar.<NAME>``, for
+    ``parser`` and every subcommand parser built in full under it."""
+    import argparse
+
+    texts = _texts()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            said_help = {choice.dest: choice.help for choice in action._choices_actions}
+            for word, sub in action.choices.items():
+                if sub.description is None and said_help.get(word):
+                    # `--help` of a subcommand says what it does, as its line in the list does
+                    sub.description = said_help[word]
+            for sub in dict.fromkeys(action.choices.values()):
+                name_placeholders(sub)
+        if action.option_strings and action.nargs == 0:
+            continue  # a flag: it takes no value
+        name = action.metavar if isinstance(action.metavar, str) else None
+        if name is None and action.choices is None:
+            name = action.dest.upper() if action.option_strings else action.dest
+        said = texts.get(f"metavar.{name}") if name else None
+        if said:
+            action.metavar = said
+
+
 class ConsoleNotices(logging.Handler):
     """A command's notices (no sound card, a broken voice pack...) on stderr in the language of
     the command line, for the commands that have no game screen (rehearse, demo, listen...).
