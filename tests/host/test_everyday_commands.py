@@ -237,3 +237,25 @@ def test_the_quit_question_names_the_journal_a_bare_resume_would_not_pick(tmp_pa
     assert asked in result.stdout
     assert f"voicehost resume {journals[0]}" in asked
     assert newest_unfinished(journals[0].parent) == older  # why the name matters
+
+
+def test_ctrl_c_in_a_game_names_its_journal(tmp_path: Path) -> None:
+    import signal
+
+    config_path, settings = setup(tmp_path)
+    game = subprocess.Popen(
+        [sys.executable, "-m", "voicehost", "--config", str(config_path), "play", "--plain",
+         "--text"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert game.stdout is not None
+    for line in game.stdout:  # the game is on once the night's first prompt is shown
+        if "→" in line:
+            break
+    game.send_signal(signal.SIGINT)
+    out, err = game.communicate(timeout=60)
+    journal = newest_game(settings.path(settings.storage.journal_dir))
+    assert journal is not None
+    assert f"voicehost resume {journal}" in out, out + err
+    assert "Traceback" not in err

@@ -252,6 +252,9 @@ def play(
     previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
     try:
         ui.run()
+    except KeyboardInterrupt:
+        # Ctrl+C leaves the game as a quit does: the journal is named below, not a bare resume
+        print(flush=True)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
