@@ -168,38 +168,10 @@ PHONEME_VOWELS = frozenset("aAoOuUeEiIyYV@8")
 UNSTRESSED = ("за", "по", "без", "у")
 """The prepositions espeak-ng stresses on its own («за́ столом», «у́ вас»): the book says them
 unstressed (``pronounce:``)."""
-PREPOSITIONS = frozenset(
-    [
-        "в",
-        "во",
-        "к",
-        "ко",
-        "с",
-        "со",
-        "о",
-        "об",
-        "обо",
-        "у",
-        "на",
-        "до",
-        "из",
-        "от",
-        "за",
-        "по",
-        "без",
-        "при",
-        "про",
-        "под",
-        "подо",
-        "над",
-        "надо",
-        "пред",
-        "перед",
-        "для",
-        "через",
-        "сквозь",
-    ]
-)
+PREPOSITIONS = frozenset((
+    "в", "во", "к", "ко", "с", "со", "о", "об", "обо", "у", "на", "до", "из", "от", "за", "по",
+    "без", "при", "про", "под", "подо", "над", "надо", "пред", "перед", "для", "через", "сквозь",
+))  # fmt: skip
 """Every Russian preposition of one or two syllables: wherever the book says one before a word,
 espeak-ng must say it unstressed, so a new phrase cannot bring back «за́ столом»."""
 
