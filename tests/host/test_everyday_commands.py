@@ -259,3 +259,16 @@ def test_ctrl_c_in_a_game_names_its_journal(tmp_path: Path) -> None:
     assert journal is not None
     assert f"voicehost resume {journal}" in out, out + err
     assert "Traceback" not in err
+
+
+def test_resume_of_a_journal_that_is_not_there_says_so_at_once(tmp_path: Path) -> None:
+    """In the game's language, before any device is looked for: no notice about the sound card
+    or the keypad comes first."""
+    config_path, _ = setup(tmp_path)
+    result = voicehost(config_path, "resume", str(tmp_path / "nope.jsonl"))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"voicehost: журнала {tmp_path / 'nope.jsonl'} нет; voicehost resume без файла найдёт "
+        "самую новую незаконченную игру"
+    ]
