@@ -264,7 +264,8 @@ def test_ctrl_c_in_a_game_names_its_journal(tmp_path: Path) -> None:
 def test_resume_of_a_journal_that_is_not_there_says_so_at_once(tmp_path: Path) -> None:
     """In the game's language, before any device is looked for: no notice about the sound card
     or the keypad comes first."""
-    config_path, _ = setup(tmp_path)
+    config_path = tmp_path / "config.yaml"  # the devices as config.yaml leaves them: all looked for
+    config_path.write_text("storage:\n  journal_dir: journals\n", encoding="utf-8")
     result = voicehost(config_path, "resume", str(tmp_path / "nope.jsonl"))
     assert result.returncode == 1
     assert result.stdout == ""
@@ -272,3 +273,4 @@ def test_resume_of_a_journal_that_is_not_there_says_so_at_once(tmp_path: Path) -
         f"voicehost: журнала {tmp_path / 'nope.jsonl'} нет; voicehost resume без файла найдёт "
         "самую новую незаконченную игру"
     ]
+    assert not (tmp_path / "cache").exists()  # no announcement was synthesised for nothing
