@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from voicehost import __version__, cli
 from voicehost.cli import texts
 from voicehost.cli.texts import text
-from voicehost.errors import ConfigErrors, VoicehostError
+from voicehost.errors import VoicehostError
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -105,9 +105,8 @@ def _say_notices(language: str) -> None:
 
 
 def _explained(error: VoicehostError) -> str:
-    """The error in the language of the command line: from the book when it names a phrase."""
-    if not error.phrase and not isinstance(error, ConfigErrors):
-        return str(error)
+    """The error in the language of the command line: from the book when it names a phrase,
+    else its English text quoted after the book's sentence (``PhraseBook.explain``)."""
     from voicehost.phrases import PhraseBook
 
     try:

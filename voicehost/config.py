@@ -319,7 +319,13 @@ def load(path: str | Path | None = None, *, rules_file: bool = True) -> Settings
     try:
         data = config_path.read_bytes()
     except OSError as exc:
-        raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
+        raise ConfigError(
+            str(config_path),
+            None,
+            f"cannot read the file: {exc.strerror}",
+            phrase="config_cannot_read",
+            reason=exc.strerror,
+        ) from exc
     base_dir = config_path.resolve().parent
     return _from_environment(loads(_text(data, config_path), base_dir, rules_file=rules_file))
 
@@ -355,11 +361,17 @@ def _text(data: bytes, path: Path) -> str:
     """The file as text, or a ConfigError saying what kind of file it is instead."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ConfigError(
-            str(path), 1, "the file is saved as UTF-16; save it as UTF-8 (plain text)"
+            str(path),
+            1,
+            "the file is saved as UTF-16; save it as UTF-8 (plain text)",
+            phrase="config_utf16",
         )
     if data.startswith(b"\x89PNG") or b"\x00" in data[:4096]:
         raise ConfigError(
-            str(path), 1, "this is not a text file (a picture or a program?); give config.yaml"
+            str(path),
+            1,
+            "this is not a text file (a picture or a program?); give config.yaml",
+            phrase="config_not_text",
         )
     try:
         return data.decode("utf-8")
@@ -370,6 +382,8 @@ def _text(data: bytes, path: Path) -> str:
             line,
             f"byte 0x{data[exc.start]:02X} is not UTF-8 text (the file was saved in another "
             "encoding, e.g. Latin-1 or Windows-1251); save it as UTF-8",
+            phrase="config_not_utf8",
+            byte=f"0x{data[exc.start]:02X}",
         ) from exc
 
 
@@ -383,16 +397,25 @@ def loads(text: str, base_dir: str | Path = ".", *, rules_file: bool = True) -> 
             "(file)",
             text[: exc.position].count("\n") + 1,
             f"character U+{exc.character:04X} is not allowed in a settings file; delete it",
+            phrase="config_bad_character",
+            character=f"U+{exc.character:04X}",
         ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise ConfigError(
-            "(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}"
+            "(file)",
+            line,
+            f"not valid YAML: {getattr(exc, 'problem', exc)}",
+            phrase="config_not_yaml",
+            library=getattr(exc, "problem", exc),
         ) from exc
     except RecursionError as exc:
         raise ConfigError(
-            "(file)", 1, "lists or mappings are nested too deeply; this is not config.yaml"
+            "(file)",
+            1,
+            "lists or mappings are nested too deeply; this is not config.yaml",
+            phrase="config_nested",
         ) from exc
     if node is None:
         return Settings(base_dir=str(base_dir))
@@ -630,6 +653,10 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"{settings.players} is out of range; allowed: {low} to {high} "
             f"(rules.preset {settings.rules.preset})",
+            phrase="config_range",
+            value=settings.players,
+            low=low,
+            high=high,
         )
     fixed = PRESETS[settings.rules.preset].players
     if fixed is not None and settings.players != fixed:
@@ -638,6 +665,10 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
             f"{settings.players}: set players: {fixed}",
+            phrase="config_players_fixed",
+            preset=settings.rules.preset,
+            fixed=fixed,
+            value=settings.players,
         )
     counts = settings.rules.mafia_count
     for players in range(8, 14):
@@ -646,6 +677,8 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 "rules.mafia_count",
                 _find_line(root, "rules.mafia_count"),
                 f"has no entry for {players} players; give one for each of 8 to 13",
+                phrase="config_mafia_missing",
+                players=players,
             )
     for players, mafia in counts.items():
         if not 8 <= players <= 13:
@@ -653,6 +686,7 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
                 "tables have 8 to 13 players",
+                phrase="config_mafia_table",
             )
         if mafia < 1 or 2 * mafia >= players:
             raise ConfigError(
@@ -660,6 +694,10 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
                 _find_line(root, f"rules.mafia_count.{players}"),
                 f"{mafia} mafia at {players} players is not a game; allowed: 1 to "
                 f"{(players - 1) // 2}",
+                phrase="config_mafia_count",
+                mafia=mafia,
+                players=players,
+                most=(players - 1) // 2,
             )
     night = settings.night
     if night.no_agreed_shot_after_seconds >= night.mafia_window_seconds:

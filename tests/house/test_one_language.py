@@ -320,3 +320,23 @@ def test_every_subcommands_help_says_what_it_does_and_names_its_values_in_russia
         assert seen > 20
     finally:
         texts.choose(texts.language_of([]))
+
+
+@pytest.mark.parametrize(
+    ("content", "russian"),
+    [
+        ("language: ru\nplayers: 10\n".encode("utf-16"), "файл сохранён в UTF-16"),
+        (b"language: ru\nrules:\n  mafia_count:\n    8: 7\n", "7 мафии на 8 игроков не игра"),
+        (b"language: ru\nplayers: [1\n", "это не YAML (сообщение разборщика: «"),
+        (b"language: ru\nplayers: 9\nrules:\n  preset: fiim\n", "играют 10 игроков, а не 9"),
+    ],
+)
+def test_a_broken_config_is_said_in_russian(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, russian: str
+) -> None:
+    bad = tmp_path / "config.yaml"
+    bad.write_bytes(content)
+    assert main(["--config", str(bad), "play", "--text"]) == 1
+    err = capsys.readouterr().err
+    assert russian in err, err
+    assert latin_words(err.replace("fiim", "")) == [], err  # a preset by its config name

@@ -6,7 +6,7 @@ import re
 
 NAMES = re.compile(
     r"«[^»]*»|`[^`]*`|\S*[/_.]\S*|\bvoicehost\b|\bPortAudio\b|\bALSA\b|\bUSB\b|\bWAV\b|\bdBFS\b"
-    r"|--[\w-]+|\bCtrl\+C\b|\bEnter\b"
+    r"|--[\w-]+|\bCtrl\+C\b|\bEnter\b|\bUTF-\d+\b|\bYAML\b"
     r"|\b(?:ru|en|numlock|capslock|scrolllock)\b"  # a language code, an LED as config names it
 )
 """What a Russian line may keep in Latin letters: quoted library messages («…»), commands
