@@ -3,7 +3,8 @@
     .venv/bin/python bench/bench_listener.py                 # the table (a few minutes)
     .venv/bin/python bench/bench_listener.py --per 8         # a quicker, smaller set
     .venv/bin/python bench/bench_listener.py --sweep silence # a trade-off curve (also: margin,
-                                                             # competitors, vad, confidence)
+                                                             # competitors, vad, confidence,
+                                                             # denoise, denoise_below, ...)
     .venv/bin/python bench/bench_listener.py --wav DIR       # a folder of takes (takes.json)
 
 The set (``voicehost.testing.listening_set``): espeak-ng Korean speech with the Korean proxy
@@ -24,7 +25,11 @@ speaker was still talking: a false stop, the worst outcome), **missed**; for tak
 final stop word, **false** (any end). Latency is from the stop word's true end to the decision
 (audio time of the deciding block plus the CPU time it took to process). RTF is CPU time over
 audio time: the machine that made these figures is shared, and CPU time is what one free core
-would spend. The set is generated once per run into a temporary file (never committed).
+would spend. After an end the Listener goes on hearing the take for the host's hold
+(``--hold``, listener.spoke_on_seconds) before the next speech: the line "gave the speech back"
+counts the takes where the speaker's voice came within it (after a heard end: a finished speech
+reopened; after an early or false end: the end undone). The set is generated once into the
+user's cache (never committed).
 """
 
 from __future__ import annotations
@@ -56,6 +61,7 @@ from voicehost.voice_in.vosk_listener import (  # noqa: E402
     ListenerEvent,
     ListenerTuning,
     SpeechModel,
+    SpokeOn,
     StopWordRecognizer,
     VoskListener,
     grammar_words,
@@ -82,6 +88,13 @@ class Options:
     padding: float = 0.2
     sure: float = 1.01
     """Below this confidence a stop word needs the referee (above 1: always)."""
+    denoise: float = 2.0
+    """Times the room's steady noise taken out of the second look's audio (0: none)."""
+    denoise_below: float = 30.0
+    """Only a room whose noise is less than this under the speaker is cleaned (dB)."""
+    hold: float = 0.6
+    """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
+    it gives the speech back; the next speech is heard after it."""
     """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
 
 
@@ -91,15 +104,22 @@ def run_listener(
     samples: np.ndarray,
     options: Options,
     referee_words: tuple[str, ...] | None = None,
+    spoke: list[float] | None = None,
 ) -> tuple[list[tuple[float, float]], float]:
-    """The game's Listener over one take: [(decision time, processing lag)], processing time."""
+    """The game's Listener over one take: [(decision time, processing lag)], processing time.
+    ``spoke`` gets the lag from each end to the speaker's voice after it, when it came within
+    the host's hold (the end would be undone); after the hold the next speech is heard."""
     recognizer = StopWordRecognizer(model, words, RATE)
     referee = None if referee_words is None else StopWordRecognizer(model, referee_words, RATE)
     decided: list[Decision] = []
 
+    spoke_at: list[float] = []
+
     def on_event(event: ListenerEvent) -> None:
         if isinstance(event, Decision) and event.verdict is Verdict.SPEECH_ENDED:
             decided.append(event)
+        if isinstance(event, SpokeOn):
+            spoke_at.append(event.at)
 
     source = ArraySource(samples, RATE, block_seconds=BLOCK_SECONDS)
     vad = options.vad.split(":")
@@ -110,23 +130,36 @@ def run_listener(
         vad=vad[0],
         vad_threshold=options.threshold,
         sure_confidence=options.sure,
+        denoise=options.denoise,
+        denoise_below_db=options.denoise_below,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
         recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector, referee
     )
     listener.LOOK_PADDING = options.padding
-    listener.start(listener.listen_again, thread=False)
+    ended: list[int] = []
+    listener.start(ended.append, thread=False)
     listener.listen(1)
     ends: list[tuple[float, float]] = []
     processing = 0.0
+    again: float | None = None  # the host's hold: the next speech is heard after it
     for block in source.blocks():
+        if again is not None and block.captured_at >= again - 1e-9:
+            again = None
+            listener.listen(ended[-1] + 1)
         before = len(decided)
         started = time.process_time()
         listener.process(block)
         spent = time.process_time() - started
         processing += spent
         ends.extend((block.ends_at, spent) for _ in decided[before:])
+        if len(decided) > before:
+            again = decided[-1].at + options.hold
+    if spoke is not None:
+        for at in spoke_at:
+            lags = [at - end.at for end in decided if 0 < at - end.at <= options.hold + 1e-9]
+            spoke.extend(lags[-1:])
     return ends, processing
 
 
@@ -172,11 +205,13 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
     takes = load_set(set_file)
     tallies: dict[str, Tally] = {}
     outcomes: dict[str, str] = {}
+    given_back: dict[str, int] = {}  # outcome -> takes whose end the speaker's voice undid
     processing = audio = 0.0
     for name, condition, samples, labelled, stop_end in takes:
+        spoke: list[float] = []
         if mode == "listener":
             assert words is not None
-            ends, spent = run_listener(model, words, samples, options, referee_words)
+            ends, spent = run_listener(model, words, samples, options, referee_words, spoke)
         else:
             ends, spent = run_naive(model, words, samples)
         processing += spent
@@ -184,6 +219,8 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
         tally = tallies.setdefault(condition, Tally())
         lagged = [at + lag for at, lag in ends]
         outcomes[name] = score(tally, labelled, stop_end, lagged)
+        if spoke:
+            given_back[outcomes[name]] = given_back.get(outcomes[name], 0) + 1
     return {
         "mode": mode,
         "options": options.__dict__,
@@ -199,6 +236,7 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
             for condition, t in tallies.items()
         },
         "outcomes": outcomes,
+        "given_back": given_back,
         "rtf": processing / audio,
         "load_cpu": load_cpu,
         "audio_seconds": audio,
@@ -325,6 +363,15 @@ def show(rows: list[dict[str, object]]) -> None:
             f"RTF {row['rtf']:.3f} (process CPU, one core); ready in "
             f"{row.get('load_cpu', 0.0):.2f} s CPU; peak RSS {row['peak_mb']:.0f} MiB"
         )
+        back: dict[str, int] = row.get("given_back", {})  # type: ignore[assignment]
+        if row["mode"] != "stop-grammar" and row["mode"] != "free":
+            heard = sum(t["heard"] for t in row["conditions"].values())  # type: ignore[attr-defined]
+            print(
+                f"{'':<14} the speaker's voice within the hold gave the speech back: after "
+                f"{back.get('heard', 0)} of {heard} ends heard (a finished speech reopened), "
+                f"{back.get('early', 0)} of {early} early ends, {back.get('false', 0)} of "
+                f"{false} false ends (undone)"
+            )
 
 
 SWEEPS = {
@@ -338,6 +385,8 @@ SWEEPS = {
     "referee": ("referee", (0, 10, 20, 40)),
     "padding": ("padding", (0.05, 0.1, 0.2, 0.3)),
     "sure": ("sure", (0.75, 0.9, 1.01)),
+    "denoise": ("denoise", (0.0, 2.0, 3.0, 4.0)),
+    "denoise_below": ("denoise_below", (20.0, 30.0, 200.0)),
 }
 
 

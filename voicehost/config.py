@@ -13,6 +13,7 @@ import os
 import re
 import types
 import typing
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,11 +24,13 @@ from voicehost import yamltext
 from voicehost.errors import ConfigError, ConfigErrors
 from voicehost.game.rules import (
     PRESETS,
+    WARNED_SPEECHES,
     CitySettings,
     FiimSettings,
     GameRules,
     NightWindows,
     RulesSettings,
+    SpeechWarnings,
     TimerSettings,
     bounded,
     choices,
@@ -98,6 +101,13 @@ class ListenerSettings:
     """Voice this much quieter than the speaker is the room's (dB)."""
     speech_dbfs: float = bounded(-80, 0, -25.0)
     """The players' voices at the microphone (dBFS); `voicehost listen --calibrate` measures it."""
+    denoise: float = bounded(0, 6, 2.0)
+    """How many times the room's steady noise is taken out of a stop word's audio before it is
+    decoded, in a room noisier than 30 dB under the voices; 0: decoded as captured."""
+    spoke_on_seconds: float = bounded(0, 3, 0.6)
+    """After a stop word, the host holds the end this long with the speech's clock stopped: a
+    player who talks on within it keeps the speech and the rest of its time (said aloud); 0:
+    a stop word ends the speech at once."""
 
 
 @dataclass(frozen=True)
@@ -516,6 +526,10 @@ def _build(cls: type[Any], node: yaml.Node, prefix: str) -> Any:
 
 
 def _convert(spec: dataclasses.Field[Any], hint: Any, node: yaml.Node, key: str) -> Any:
+    if hint is SpeechWarnings and isinstance(node, yaml.ScalarNode):
+        # An older config's one number for every speech (`warning_seconds: 5`) still works.
+        every = _convert(dataclasses.fields(SpeechWarnings)[1], float, node, key)
+        return SpeechWarnings.every(every)
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return _build(hint, node, key + ".")
     origin = typing.get_origin(hint)
@@ -631,6 +645,11 @@ def _convert_dict(hint: Any, node: yaml.Node, key: str) -> dict[Any, Any]:
 
 
 def _find_line(node: yaml.Node, dotted: str) -> int | None:
+    found = _find_node(node, dotted)
+    return None if found is None else _line(found)
+
+
+def _find_node(node: yaml.Node, dotted: str) -> yaml.Node | None:
     current: yaml.Node = node
     for part in dotted.split("."):
         if not isinstance(current, yaml.MappingNode):
@@ -641,103 +660,117 @@ def _find_line(node: yaml.Node, dotted: str) -> int | None:
                 break
         else:
             return None
-    return _line(current)
+    return current
 
 
 def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
+    """Values that are wrong together; every one is named at once, so one edit fixes them all."""
+    problems = sorted(_cross_field_problems(settings, root), key=lambda p: p.line or 0)
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
+
+
+def _cross_field_problems(settings: Settings, root: yaml.Node) -> Iterator[ConfigError]:
     low, high = PRESETS[settings.rules.preset].sizes
     fixed_size = PRESETS[settings.rules.preset].players is not None  # said below, as before
     if not fixed_size and not low <= settings.players <= high:
-        raise ConfigError(
+        yield ConfigError(
             "players",
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"{settings.players} is out of range; allowed: {low} to {high} "
             f"(rules.preset {settings.rules.preset})",
-            phrase="config_range",
+            phrase="config_players_range",
             value=settings.players,
             low=low,
             high=high,
+            preset=settings.rules.preset,
         )
     fixed = PRESETS[settings.rules.preset].players
     if fixed is not None and settings.players != fixed:
-        raise ConfigError(
+        yield ConfigError(
             "players",
             _find_line(root, "players") or _find_line(root, "rules.preset"),
             f"rules.preset {settings.rules.preset} is played by {fixed} players, not "
             f"{settings.players}: set players: {fixed}",
             phrase="config_players_fixed",
-            preset=settings.rules.preset,
-            fixed=fixed,
             value=settings.players,
+            fixed=fixed,
+            preset=settings.rules.preset,
         )
     counts = settings.rules.mafia_count
     for players in range(8, 14):
         if players not in counts:
-            raise ConfigError(
+            yield ConfigError(
                 "rules.mafia_count",
                 _find_line(root, "rules.mafia_count"),
                 f"has no entry for {players} players; give one for each of 8 to 13",
-                phrase="config_mafia_missing",
+                phrase="config_mafia_count_missing",
                 players=players,
             )
     for players, mafia in counts.items():
         if not 8 <= players <= 13:
-            raise ConfigError(
+            yield ConfigError(
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
                 "tables have 8 to 13 players",
-                phrase="config_mafia_table",
+                phrase="config_mafia_count_table",
             )
+            continue
         if mafia < 1 or 2 * mafia >= players:
-            raise ConfigError(
+            yield ConfigError(
                 f"rules.mafia_count.{players}",
                 _find_line(root, f"rules.mafia_count.{players}"),
                 f"{mafia} mafia at {players} players is not a game; allowed: 1 to "
                 f"{(players - 1) // 2}",
-                phrase="config_mafia_count",
+                phrase="config_mafia_count_game",
                 mafia=mafia,
                 players=players,
-                most=(players - 1) // 2,
+                high=(players - 1) // 2,
             )
     night = settings.night
     if night.no_agreed_shot_after_seconds >= night.mafia_window_seconds:
-        raise ConfigError(
+        yield ConfigError(
             "night.no_agreed_shot_after_seconds",
             _find_line(root, "night.no_agreed_shot_after_seconds"),
             f"must be shorter than night.mafia_window_seconds ({night.mafia_window_seconds})",
+            phrase="config_shot_window",
+            value=f"{night.no_agreed_shot_after_seconds:g}",
+            window=f"{night.mafia_window_seconds:g}",
         )
-    timers = settings.timers
-    shortest = min(
-        timers.nomination_speech_seconds, timers.defence_speech_seconds, timers.last_words_seconds
-    )
-    if timers.warning_seconds >= shortest:
-        raise ConfigError(
-            "timers.warning_seconds",
-            _find_line(root, "timers.warning_seconds"),
-            f"must be shorter than the shortest speech ({shortest} s); 0 turns the warning off",
-        )
+    try:
+        _check_warnings(settings, root)
+    except ConfigError as exc:
+        yield from exc.problems if isinstance(exc, ConfigErrors) else [exc]
     known_points = SCORING_PRESETS["club"]
     for entry in settings.scoring.points:
         if entry not in known_points:
-            raise ConfigError(
+            yield ConfigError(
                 f"scoring.points.{entry}",
                 _find_line(root, f"scoring.points.{entry}"),
                 f"not a scoring entry; use one of: {', '.join(known_points)}",
+                phrase="config_scoring_entry",
+                allowed=", ".join(known_points),
             )
     for entry, value in settings.scoring.points.items():
         if not -100 <= value <= 100:
-            raise ConfigError(
+            yield ConfigError(
                 f"scoring.points.{entry}",
                 _find_line(root, f"scoring.points.{entry}"),
                 f"{value} is out of range; allowed: -100 to 100",
+                phrase="config_range",
+                value=f"{value:g}",
+                low=-100,
+                high=100,
             )
     database = settings.club.database
     if database and not database.startswith(("postgresql://", "postgres://", "sqlite:///")):
-        raise ConfigError(
+        yield ConfigError(
             "club.database",
             _find_line(root, "club.database"),
             f"{database!r} is not a database address; leave it empty for the table's own SQLite "
             "file, or give postgresql://USER:PASSWORD@HOST/DATABASE (docs/CLUB.md)",
+            phrase="config_database",
+            value=database,
         )
     for key_name, key_value in settings.keypad.keymap.items():
         allowed = {
@@ -745,11 +778,57 @@ def _check_cross_fields(settings: Settings, root: yaml.Node) -> None:
             "enter", "correct", "miss", "end_speech", "foul", "undo",
         }  # fmt: skip
         if key_value not in allowed:
-            raise ConfigError(
+            yield ConfigError(
                 f"keypad.keymap.{key_name}",
                 _find_line(root, f"keypad.keymap.{key_name}"),
                 f"{key_value!r} is not a key action; use one of: {', '.join(sorted(allowed))}",
+                phrase="config_key_action",
+                value=key_value,
+                allowed=", ".join(sorted(allowed)),
             )
+
+
+def _check_warnings(settings: Settings, root: yaml.Node) -> None:
+    """Each speech's warning the file gives must sound before the speech ends; every one that
+    would not is named at once. An older config's single number is held to the speeches it was
+    held to before (nomination, defence, last words), so a file that loaded then loads now."""
+    warnings = settings.timers.warning_seconds
+    single = isinstance(_find_node(root, "timers.warning_seconds"), yaml.ScalarNode)
+    if single:  # the shortest of the speeches it was held to before: one number, one problem
+        kinds: tuple[str, ...] = (
+            min(
+                ("nomination", "defence", "last_words"), key=lambda k: _speech_seconds(settings, k)
+            ),
+        )
+    else:  # the kinds the file gives; a default too long for its speech is simply not sounded
+        kinds = tuple(k for k in WARNED_SPEECHES if _find_node(root, f"timers.warning_seconds.{k}"))
+    problems: list[ConfigError] = []
+    for kind in kinds:
+        speech = WARNED_SPEECHES[kind]
+        seconds = _speech_seconds(settings, kind)
+        warning = getattr(warnings, kind)
+        if warning and warning >= seconds:
+            key = "timers.warning_seconds" if single else f"timers.warning_seconds.{kind}"
+            problems.append(
+                ConfigError(
+                    key,
+                    _find_line(root, key) or _find_line(root, "timers.warning_seconds"),
+                    f"{warning:g} s is not shorter than the speech it warns ({speech}: "
+                    f"{seconds:g} s); make it shorter, or 0 for no warning",
+                    phrase="config_warning_too_long",
+                    value=f"{warning:g}",
+                    speech=speech,
+                    seconds=f"{seconds:g}",
+                )
+            )
+    if problems:
+        raise problems[0] if len(problems) == 1 else ConfigErrors(problems)
+
+
+def _speech_seconds(settings: Settings, kind: str) -> float:
+    """The length of the speech a warning of ``kind`` warns (``WARNED_SPEECHES``)."""
+    section, _, name = WARNED_SPEECHES[kind].partition(".")
+    return float(getattr(getattr(settings, section), name))
 
 
 def update(path: str | Path, section: str, values: dict[str, Any]) -> str:

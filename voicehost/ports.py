@@ -107,8 +107,10 @@ StopWordHeard = Callable[[int], None]
 class Listener(Protocol):
     """Hears «спасибо» / «пас» at the end of a timed speech and says so."""
 
-    def start(self, on_stop_word: StopWordHeard) -> None:
-        """Open the microphone; stay deaf until ``listen``."""
+    def start(self, on_stop_word: StopWordHeard, on_spoke_on: StopWordHeard | None = None) -> None:
+        """Open the microphone; stay deaf until ``listen``. After it reported an end with a
+        token, ``on_spoke_on(token)`` says the speaker talked on (the end may have been wrong:
+        the host holds a voice end briefly and gives the speech back)."""
         ...
 
     def listen(self, token: int) -> None:

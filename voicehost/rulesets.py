@@ -21,6 +21,7 @@ from voicehost.game.rules import (
     GameRules,
     NightWindows,
     RulesSettings,
+    SpeechWarnings,
     TimerSettings,
 )
 from voicehost.game.ruleset import (
@@ -488,6 +489,7 @@ class _Reader:
             s, "disqualified_speak", "day", node, "setting_or_bool"
         )
         speeches: dict[str, tuple[str, str]] = {}
+        warnings: dict[str, str] = {}
         body = s.pop("speeches", None)
         if body is None:
             self.fail(node, "missing", name="day.speeches")
@@ -499,9 +501,13 @@ class _Reader:
                 spec = self.mapping(spec_node, f"day.speeches.{kind}")
                 phrase = self.take(spec, "phrase", f"day.speeches.{kind}", spec_node, "phrase")
                 seconds = self.take(spec, "seconds", f"day.speeches.{kind}", spec_node, "setting")
+                warning = self.optional(spec, "warning", f"day.speeches.{kind}", "setting", None)
                 self.leftovers(spec, f"day.speeches.{kind}")
                 speeches[kind] = (phrase, seconds)
+                if warning is not None:
+                    warnings[kind] = warning
         got["speeches"] = speeches
+        got["speech_warnings"] = warnings
         self.leftovers(s, "day")
 
     def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -515,8 +521,11 @@ class _Reader:
 
 
 def _setting_known(path: str) -> bool:
-    """Whether ``path`` (``section.key``) names one of the game's settings."""
+    """Whether ``path`` (``section.key``, or ``timers.warning_seconds.KIND``) names one of the
+    game's settings."""
     section, _, key = path.partition(".")
+    if key.startswith("warning_seconds.") and section == "timers":
+        return key.partition(".")[2] in {f.name for f in dataclasses.fields(SpeechWarnings)}
     return key in SETTINGS.get(section, set())
 
 

@@ -71,3 +71,12 @@ def test_a_team_loss_asked_at_night_says_how_to_confirm_and_names_no_seat() -> N
     ended = screens([*night1, "teamloss 7", "teamloss 7 да"])
     said = "По решению судьи команда игрока номер семь получает поражение."
     assert said in "\n".join(ended[-1][1])
+
+
+def test_the_vote_after_a_speech_that_ran_out_does_not_say_time_is_up() -> None:
+    """Seat 10's speech runs out and the vote begins: the header is the vote's, with no «время
+    вышло» left over from the speech; the log's line says whose time ran out."""
+    night, rows = screens([*NIGHT0_A, "5", ".", "9", ".", *["."] * 7, "wait"])[-1]
+    assert not night and rows[0].startswith("день 1 · голосование"), rows[0]
+    assert "■" not in rows[0] and "время вышло" not in rows[0]
+    assert any("время речи игрока 10 вышло" in row for row in rows)

@@ -11,8 +11,9 @@ After every line typed at night we compare, between the two games:
 - what the speaker says and when, and which cue plays at which moment,
 - every log record (a service's journald).
 
-They must be identical, but for the Commissar's own answer while it is shown, which is padded
-to one length so that even its width says nothing.
+They must be identical, but for the private line of the role that is awake: the Commissar's
+own answer while it is shown (padded to one length so that even its width says nothing), and
+the reason of a refused entry (the table sees «Ввод не принят» and hears one cue whatever it is).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pytest
 
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen, PlainUI, screen_rows
+from voicehost.phrases import PhraseBook
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.fakes import RecordingCues, TimedSpeaker
 from voicehost.testing.table import text_table
@@ -83,7 +85,12 @@ def night_steps(language: str, lines: list[str], caplog: pytest.LogCaptureFixtur
             steps.append(
                 {
                     "line": line if line == "wait" else "(entry)",
-                    "screen": ["<answer>" if row.strip() in shown_answers else row for row in rows],
+                    # the private line (row 3) is the awake role's: compared apart, below
+                    "screen": [
+                        "<answer>" if row.strip() in shown_answers else row
+                        for row in rows[:3] + ["<private>"] + rows[4:]
+                    ],
+                    "private": rows[3],
                     "answer_width": [len(row) for row in rows if row.strip() in shown_answers],
                     "plain": out.getvalue()[printed:],
                     "said": speaker.spoken[said:],
@@ -104,8 +111,22 @@ def test_every_night_step_looks_sounds_and_logs_the_same(
     assert len(game_a) == len(game_b) == 13  # every line but the two that end a night
     for index, (step_a, step_b) in enumerate(zip(game_a, game_b, strict=True)):
         for channel in step_a:
-            assert step_a[channel] == step_b[channel], f"night step {index}: {channel} differs"
+            if channel != "private":  # the awake role's own line, not the table's
+                assert step_a[channel] == step_b[channel], f"night step {index}: {channel} differs"
     # The test can see a difference: the Commissar's answer was shown in both games, and the
     # night was spoken (not silent) while the steps were compared.
     assert any(step["answer_width"] for step in game_a)
+    # Each refusal told the one awake its reason, privately: no such seat (game A), and the
+    # Commissar's own seat (game B); a seat already the mafia (game B, night 0) is told nothing.
+    book = PhraseBook.load(language)
+    reasons = {book.screen(key) for key in book.screen_keys() if key.startswith("private_refused")}
+    private = {"", book.screen("private_ack"), *reasons}
+    private |= {book.screen(key) for key in ("private_mafia", "private_not_mafia")}
+    assert {step["private"] for step in game_a + game_b} <= private  # never a seat or a role
+    told_a = [step["private"] for step in game_a if step["private"] in reasons]
+    told_b = [step["private"] for step in game_b if step["private"] in reasons]
+    no_seat, self_check = (
+        book.screen(k) for k in ("private_refused_no_seat", "private_refused_self_check")
+    )
+    assert no_seat in told_a and self_check in told_b and no_seat not in told_b
     assert any(step["said"] for step in game_a)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
 from voicehost import config
+from voicehost.console.commandline import strip_comment
 from voicehost.console.script import run_script
 from voicehost.console.view import prompt_text
 
@@ -64,3 +66,38 @@ def test_a_long_notice_is_wrapped_not_cut_on_a_narrow_screen() -> None:
     assert all(len(row) <= 40 for row in rows)
     shown = " ".join(row.strip() for row in rows)
     assert "voicehost models install ru-small" in shown
+
+
+def test_free_seating_and_the_end_of_the_game_say_what_the_host_can_do() -> None:
+    """Where nothing can be entered the prompt is never an empty «→»: it says what happens."""
+    fiim = config.with_preset(config.load(None), "fiim")
+    seating = run_script(["2 5 9", "wait", "5", "wait", "4", "wait"], fiim)
+    assert prompt_text(seating.host) == (
+        "свободная посадка: вводить нечего, утро наступит само через 20 с («p» — пауза)"
+    )
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt").read_text(
+        encoding="utf-8"
+    )
+    over = run_script([strip_comment(line) for line in lines.splitlines()], config.load(None))
+    assert over.host.over
+    assert prompt_text(over.host) == (
+        "игра окончена: нажмите любую клавишу — протокол запишется, программа закроется"
+    )
+    assert prompt_text(over.host, "plain") == "игра окончена: протокол записывается"
+
+
+def test_after_tonights_check_the_question_says_nothing_more_is_to_be_entered() -> None:
+    text = (Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt").read_text(
+        encoding="utf-8"
+    )
+    lines = [strip_comment(line) for line in text.split("# ---- Day 2")[0].splitlines()]
+    lines = [line for line in lines if line]
+    check = len(lines) - 4  # «9»: the Commissar checks 9 on night 1
+    settings = config.load(None)
+    assert prompt_text(run_script(lines[:check], settings).host) == (
+        "комиссар: введите номер для проверки"
+    )
+    done = run_script(lines[: check + 1], settings).host
+    assert prompt_text(done) == (
+        "проверка этой ночи сделана: вводить больше нечего, ночь идёт дальше сама"
+    )

@@ -4,7 +4,8 @@ and a whole day, in Russian, with the default config.
 The scripts are ``golden/game.script`` (the default config) and ``golden/acquaintance.script``
 (the acquaintance round switched on, see ``SCRIPTS``); each ``#> name`` line starts a section
 kept in ``golden/<name>.txt``. Each transcript line is a command (``>``), an announcement
-(``🔊``), a cue (``♪``), a private line for the Commissar (``🔒``) or a refused entry (``✗``).
+(``🔊``), a cue (``♪``), a private line for the role awake (``🔒``) or a refused entry (``✗``);
+a script line whose comment starts with ``refused`` must be refused.
 Regenerate with ``VOICEHOST_REGOLD=1 pytest tests/game/test_golden.py``, then read the diff
 against RULES.md before committing it.
 """
@@ -115,7 +116,8 @@ def play_script(script: str, settings_text: str) -> dict[str, list[str]]:
             continue
         tape.lines.append(f"> {line.rstrip()}")
         result = run_script([line], settings, clock=clock, host=host)
-        assert result.errors == [], result.errors
+        refused = line.split("#", 1)[-1].strip().startswith("refused")  # `# refused: why`
+        assert bool(result.errors) == refused, result.errors
     assert current
     return sections
 

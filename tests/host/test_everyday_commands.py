@@ -112,6 +112,23 @@ def test_a_russian_game_asks_in_russian_and_takes_da(tmp_path: Path, capsys) -> 
     assert "Начинается новая игра" in capsys.readouterr().out
 
 
+def test_a_line_that_is_no_answer_is_asked_again_not_taken(tmp_path: Path, capsys) -> None:
+    """The host types the new game's first line ("2 5 9") while the question is up: neither a
+    new game nor the old one starts from it; the question names the problem and is asked again."""
+    _, settings = setup(tmp_path)
+    settings = dataclasses.replace(settings, language="ru")
+    real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
+    assert offer_resume(settings, Terminal("2 5 9\nд\n")) == real
+    out = capsys.readouterr().out
+    assert "«2 5 9» — не ответ на вопрос" in out
+    assert out.count("Продолжить её? [Д/н]") == 2
+    assert offer_resume(settings, Terminal("2 5 9\nн\n")) is None
+    assert "Начинается новая игра" in capsys.readouterr().out
+    # The terminal closes before an answer: nothing is resumed, the game stays for `resume`.
+    assert offer_resume(settings, Terminal("2 5 9\n")) is None
+    assert "voicehost resume" in capsys.readouterr().out
+
+
 def test_play_with_nothing_unfinished_asks_nothing(tmp_path: Path, capsys) -> None:
     _, settings = setup(tmp_path)
     a_game(settings, "game-won", TOWN_WINS, age=0)

@@ -100,6 +100,9 @@ def test_voice_stop_ends_only_the_speech_it_was_heard_in():
     assert host.handle(VoiceStop(token - 1)) is False  # a stale word from an earlier timer
     assert host.state.current_speaker == 1
     assert host.handle(VoiceStop(token)) is True
+    assert host.state.current_speaker == 1  # held for listener.spoke_on_seconds
+    clock.advance(0.6)
+    host.process_due()
     assert host.state.current_speaker == 2
     assert host.transcript[-1] == "Слово игроку номер два."
 

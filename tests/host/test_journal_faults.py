@@ -525,3 +525,59 @@ def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
     resumed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
     resumed.close()
     assert len(resumed.inputs) == 1
+
+
+def test_a_terminal_closed_under_the_full_screen_ui_ends_quietly_and_keeps_the_game(tmp_path):
+    """The tmux window or the ssh link closes mid-game: no traceback (the log gets a line), the
+    process ends, and the journal resumes with what was typed."""
+    import pty
+    import signal
+
+    config = config_file(tmp_path)
+    journal = tmp_path / "journals" / "game.jsonl"
+    errors = tmp_path / "stderr.txt"
+    master, slave = pty.openpty()
+    env = {**os.environ, "TERM": "xterm", "LINES": "40", "COLUMNS": "120"}
+    with errors.open("wb") as stderr:
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "voicehost",
+                "--config",
+                str(config),
+                "play",
+                "--text",
+                "--journal",
+                str(journal),
+            ],  # fmt: skip
+            stdin=slave,
+            stdout=slave,
+            stderr=stderr,
+            env=env,
+            cwd=REPO,
+            start_new_session=True,
+        )
+    os.close(slave)
+    try:
+        _read_until(master, "мафия")
+        os.write(master, b"2 5 9\r")
+        deadline = time.monotonic() + 30
+        while journal.read_text(encoding="utf-8").count("\n") < 2:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        os.close(master)  # the window is gone: reads and writes on the terminal fail (EIO)
+        master = -1
+        time.sleep(0.5)
+        process.send_signal(signal.SIGHUP)  # as the kernel tells a session whose terminal hung up
+        assert process.wait(timeout=30) == 0
+    finally:
+        if process.poll() is None:
+            process.kill()
+        if master >= 0:
+            os.close(master)
+    said = errors.read_text(encoding="utf-8", errors="replace")
+    assert "Traceback" not in said, said
+    resumed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
+    resumed.close()
+    assert len(resumed.inputs) == 1

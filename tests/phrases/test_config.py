@@ -11,6 +11,7 @@ import pytest
 
 from voicehost import config
 from voicehost.errors import ConfigError
+from voicehost.phrases import PhraseBook
 
 
 def leaf_fields(settings: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
@@ -99,7 +100,8 @@ def test_config_yaml_marks_the_rules_decisions() -> None:
         ("rules:\n  mafia_count:\n    9: many\n", "rules.mafia_count.9", 3, "whole number"),
         ("night:\n  no_agreed_shot_after_seconds: 30\n", "night.no_agreed_shot_after_seconds",
          2, "shorter than night.mafia_window_seconds"),
-        ("timers:\n  warning_seconds: 20\n", "timers.warning_seconds", 2, "shortest speech"),
+        ("timers:\n  warning_seconds: 20\n", "timers.warning_seconds", 2,
+             "not shorter than the speech it warns (timers.nomination_speech_seconds: 15 s)"),
         ("keypad:\n  keymap:\n    KEY_KP0: zero\n", "keypad.keymap.KEY_KP0", 3,
          "not a key action; use one of: 0, 1,"),
     ],
@@ -132,6 +134,49 @@ def test_several_bad_timers_are_named_all_at_once() -> None:
     ):
         assert f"config: {key} (line {line}): " in message, message
     assert message.startswith("config.yaml has 4 wrong values:")
+
+
+def test_values_wrong_together_are_named_all_at_once() -> None:
+    """A warning too long for its speech, a night window and a key action, each wrong: one
+    attempt names all three with their lines, not one per attempt."""
+    text = (
+        "timers:\n  warning_seconds: 20\nnight:\n  no_agreed_shot_after_seconds: 30\n"
+        "keypad:\n  keymap:\n    KEY_KP0: zero\n"
+    )
+    with pytest.raises(ConfigError) as caught:
+        config.loads(text)
+    message = str(caught.value)
+    assert message.startswith("config.yaml has 3 wrong values:"), message
+    for key, line in (
+        ("timers.warning_seconds", 2),
+        ("night.no_agreed_shot_after_seconds", 4),
+        ("keypad.keymap.KEY_KP0", 7),
+    ):
+        assert f"config: {key} (line {line}): " in message, message
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "players: 20\n",
+        "rules:\n  preset: fiim\nplayers: 9\n",
+        "rules:\n  mafia_count:\n    20: 3\n",
+        "rules:\n  mafia_count:\n    10: 5\n",
+        "night:\n  no_agreed_shot_after_seconds: 30\n",
+        "scoring:\n  points:\n    foo: 1\n",
+        "scoring:\n  points:\n    loss: 500\n",
+        "club:\n  database: mysql://x\n",
+        "keypad:\n  keymap:\n    KEY_KP0: zero\n",
+    ],
+)
+def test_values_wrong_together_are_said_in_russian(text: str) -> None:
+    """A Russian club reads every config mistake in Russian, with its line."""
+    with pytest.raises(ConfigError) as caught:
+        config.loads(text)
+    said = PhraseBook.load("ru").explain(caught.value)
+    assert said.startswith("config.yaml, строка "), said
+    for english in ("must", " is not ", "allowed", "out of range", "give one"):
+        assert english not in said, said
 
 
 @pytest.mark.parametrize(

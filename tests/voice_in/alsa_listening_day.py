@@ -16,10 +16,10 @@ from voicehost.clock import FakeClock
 from voicehost.config import Settings
 from voicehost.console.script import run_script
 from voicehost.console.text import SilentCues
-from voicehost.host.commands import VoiceStop
+from voicehost.host.commands import VoiceSpokeOn, VoiceStop
 from voicehost.voice_in.microphone import MicrophoneSource
 from voicehost.voice_in.rule import Decision, Verdict
-from voicehost.voice_in.vosk_listener import ListenerEvent, build_listener
+from voicehost.voice_in.vosk_listener import ListenerEvent, SpokeOn, build_listener
 
 NIGHT_ZERO_AND_DISCUSSION = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait"]
 
@@ -43,9 +43,14 @@ def main() -> None:
     cues_before = len(cues.played)
     # Seat 1 starts talking into the microphone as the speech's time starts.
     started = time.monotonic()
-    listener.start(lambda token: host.post(VoiceStop(token)))
+    listener.start(
+        lambda token: host.post(VoiceStop(token)), lambda token: host.post(VoiceSpokeOn(token))
+    )
     ended = wait_for_end(events, seconds=30.0)
     heard_after = time.monotonic() - started
+    host.process_pending()
+    held = host.held is not None and host.state is not None and host.state.speech_running
+    clock.advance(settings.listener.spoke_on_seconds)  # nobody talks on: the end stands
     host.process_pending()
     cues_during = [str(cue) for cue, _ in cues.played[cues_before:]]
     prompt_after = host.prompt()
@@ -61,6 +66,8 @@ def main() -> None:
                 "speech_starts": speech.starts_at,
                 "speech_ends": speech.ends_at,
                 "voice_end_at": None if ended is None else ended.at,
+                "held_first": held,
+                "spoke_on": [str(e) for e in events if isinstance(e, SpokeOn)],
                 "voice_word": None if ended is None else ended.word.word,
                 "next_timer": None if host.timer is None else host.timer.timer_id,
                 "next_speaker": None if host.timer is None else host.timer.effect.speaker,

@@ -198,3 +198,42 @@ def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it
 
     ended = rule.judge(utterance, weak, 3.2, referee=[word("спасибо", 0.8)])
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+
+
+def _ended(rule: AloneRule, frames: list[Frame]) -> Utterance:
+    [utterance] = looks(rule, frames)
+    said = [HeardWord("спасибо", 2.5, 3.1)]
+    decision = rule.judge(utterance, said, frames[-1].end, referee=said)
+    assert decision is not None and decision.verdict is Verdict.SPEECH_ENDED
+    return utterance
+
+
+def test_the_speaker_talking_on_after_an_end_is_noticed_as_soon_as_it_is_a_word():
+    # «…среди нас. Спасибо», the end, and the player goes on: the end was a breath.
+    rule = AloneRule(STOP_WORDS)
+    _ended(rule, timeline((0, 2.0, SPEAKER_DB), (2.0, 2.5, None), (2.5, 3.1, SPEAKER_DB),
+                          (3.1, 3.75, None)))  # fmt: skip
+    assert rule.spoke_on_at is None
+
+    looks(rule, timeline((3.75, 3.85, None), (3.85, 3.95, SPEAKER_DB)))
+    assert rule.spoke_on_at is None  # a click, not yet a word
+    looks(rule, timeline((3.95, 4.3, SPEAKER_DB)))
+    assert rule.spoke_on_at is not None and 4.05 - STEP <= rule.spoke_on_at <= 4.05 + STEP
+
+
+def test_murmur_after_an_end_is_not_the_speaker_talking_on():
+    rule = AloneRule(STOP_WORDS)
+    _ended(rule, timeline((0, 2.0, SPEAKER_DB), (2.0, 2.5, None), (2.5, 3.1, SPEAKER_DB),
+                          (3.1, 3.75, None)))  # fmt: skip
+
+    looks(rule, timeline((3.75, 6.0, SPEAKER_DB - 20)))  # the table, far from the microphone
+
+    assert rule.spoke_on_at is None
+
+
+def test_nothing_is_talking_on_before_a_speech_has_ended():
+    rule = AloneRule(STOP_WORDS)
+    looks(rule, timeline((0, 2.0, SPEAKER_DB), (2.0, 2.5, None), (2.5, 4.0, SPEAKER_DB)))
+    assert rule.spoke_on_at is None
+    rule.reset()
+    assert rule.spoke_on_at is None and not rule.ended

@@ -41,6 +41,8 @@ def test_a_nomination_speech_ends_by_voice_soon_after_the_stop_word(
     waited = result["voice_end_at"] - stop_word_ends
     assert SILENCE <= waited <= SILENCE + 0.2, waited  # the right moment
     assert result["voice_end_at"] < result["speech_ends"] - 5  # well before the timer
+    # Held for listener.spoke_on_seconds in case the player talks on; nobody did.
+    assert result["held_first"] is True and result["spoke_on"] == []
     assert result["cues_during_speech"] == ["speech_ended"]  # no warning, no time up
     assert result["asks_for_nomination_of"] == 1  # the host enters seat 1's nomination...
     assert result["transcript_tail"] == ["Номер два принят.", "Слово игроку номер два."]

@@ -27,8 +27,9 @@ class Recorded:
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []
 
-    def start(self, on_stop_word):
+    def start(self, on_stop_word, on_spoke_on=None):
         self.calls.append(("start", None))
+        self.callbacks = (on_stop_word, on_spoke_on)
 
     def listen(self, token):
         self.calls.append(("listen", token))
@@ -75,7 +76,8 @@ def test_start_returns_before_the_model_is_loaded_and_calls_are_handed_on():
 
     listener = LoadingListener(slow_load, heard.append)
     began = time.monotonic()
-    listener.start(lambda token: None)
+    ended, spoke_on = (lambda token: None), (lambda token: None)
+    listener.start(ended, spoke_on)
     assert time.monotonic() - began < 0.5, "the game waited for the model"
     listener.deafen_until(3.0)
     listener.listen(7)  # a speech begins while the model still loads
@@ -85,6 +87,7 @@ def test_start_returns_before_the_model_is_loaded_and_calls_are_handed_on():
     assert listener.done.wait(5)
     assert [result.status for result in heard] == [ListenerStatus.READY]
     assert inner.calls == [("start", None), ("deafen_until", 3.0), ("listen", 7)]
+    assert inner.callbacks == (ended, spoke_on)  # the player talking on reaches the host too
     listener.stop_listening()
     listener.close()
     assert inner.calls[-2:] == [("stop_listening", None), ("close", None)]

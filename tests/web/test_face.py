@@ -123,7 +123,7 @@ def test_at_night_every_entry_gets_the_same_answer() -> None:
         face, outlet = face_at(["2 5 9"])
         face.remote_input(1, {"id": "w", "token": face.token(), "action": "seats", "seats": wrong})
         refusals.add(json.loads(outlet.answers[-1][1])["message"])
-    assert len(refusals) == 1 and "Введите ещё раз" in refusals.pop()
+    assert len(refusals) == 1 and "Ввод не принят" in refusals.pop()
 
 
 def test_a_port_in_use_is_a_clear_message_not_a_traceback() -> None:

@@ -36,6 +36,7 @@ from voicehost.voice_in.vosk_listener import (
     ListenerEvent,
     ListenerKit,
     ListenerTuning,
+    SpokeOn,
     WordsHeard,
     build_listener,
     replay,
@@ -123,6 +124,12 @@ class Printer:
                 yield self._json("dropped", start=start, end=end, reason="echo guard")
             else:
                 yield f"{start:8.2f}  " + self.book.screen("listen_dropped", {"end": f"{end:.2f}"})
+        elif isinstance(event, SpokeOn):
+            at = event.at - self.offset
+            if self.as_json:
+                yield self._json("spoke_on", at=at)
+            else:
+                yield f"{at:8.2f}  " + self.book.screen("listen_spoke_on")
 
     def _decision(self, decision: Decision) -> str:
         at = decision.at - self.offset

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import sys
 import time
 from pathlib import Path
@@ -177,12 +178,35 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     if not stdin.isatty():
         print(book.screen("resume_new_game_no_terminal"))
         return None
-    print(book.screen("resume_question"), end="", flush=True)
-    answer = stdin.readline()
-    if answer.strip().casefold() in ("", *book.screen("resume_yes_words").split()):
-        return unfinished
+    _discard_typeahead(stdin)
+    yes = ("", *book.screen("resume_yes_words").split())
+    no = tuple(book.screen("resume_no_words").split())
+    while True:
+        print(book.screen("resume_question"), end="", flush=True)
+        line = stdin.readline()
+        if not line:  # the terminal closed: nobody said yes, the game stays for `resume`
+            print()
+            break
+        answer = line.strip().casefold()
+        if answer in yes:
+            return unfinished
+        if answer in no:
+            break
+        # "2 5 9" typed for the new game, or a typo: neither answer is taken from it.
+        print(book.screen("resume_unclear", {"answer": line.strip()}))
     print(book.screen("resume_declined"))
     return None
+
+
+def _discard_typeahead(stdin: TextIO) -> None:
+    """Drop what was typed before the question was on the screen (the first line of a new game
+    typed while the host was starting), so it is never taken as the answer."""
+    try:
+        import termios
+
+        termios.tcflush(stdin.fileno(), termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass  # not a real terminal (a test's stand-in): nothing buffered to drop
 
 
 EXAMPLES_DIR = Path(__file__).resolve().parent.parent.parent / "examples"

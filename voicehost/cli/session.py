@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
 import signal
+import stat
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
@@ -19,7 +21,7 @@ from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
 from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
-from voicehost.host.commands import Notice, VoiceStop
+from voicehost.host.commands import Notice, VoiceSpokeOn, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import ATTRIBUTE, LOG_ONLY, WRITTEN, notice, notice_of, said
@@ -197,7 +199,10 @@ def play(
         **extras,
     )
     if listener is not None:
-        listener.start(lambda token: host.post(VoiceStop(token)))
+        listener.start(
+            lambda token: host.post(VoiceStop(token)),
+            lambda token: host.post(VoiceSpokeOn(token)),
+        )
     if keypad is not None:
         from voicehost.keypad.controller import attach_keypad
 
@@ -268,6 +273,16 @@ def play(
         if running is not None:
             running.stop()
         restore_handlers()
+    if isinstance(ui, CursesUI) and ui.terminal_lost:
+        # Nothing can be shown on a terminal that is gone; what follows goes to the log (stderr,
+        # for whoever repairs the box: the command line's notices leave lines for the log out).
+        with contextlib.suppress(OSError, ValueError):
+            print(
+                f"the terminal was closed; the game is kept in {host.journal_path}",
+                file=sys.stderr,
+                flush=True,
+            )
+        _silence_stdout()
     if stopped:
         print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
@@ -395,3 +410,19 @@ def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:
     return {} if audio_out is None else {"audio_out": audio_out}
+
+
+def _silence_stdout() -> None:
+    """Point stdout and stderr, where they are the terminal, at /dev/null: writing to a closed
+    terminal fails (EIO). A stream sent to a file keeps what is written."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                # (a hung-up terminal may no longer say it is one: a character device is enough)
+                if stat.S_ISCHR(os.fstat(stream.fileno()).st_mode):
+                    os.dup2(devnull, stream.fileno())
+            except (OSError, ValueError):
+                pass  # not a real file: nothing will be written to the closed terminal
+    finally:
+        os.close(devnull)

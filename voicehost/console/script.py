@@ -129,7 +129,7 @@ class ScriptFeed:
             elif isinstance(action, ShowHelp):
                 _print(self.out, help_text(host.book))
             elif isinstance(action, ShowStatus):
-                _print(self.out, "\n".join(status_lines(host)))
+                _print(self.out, "\n".join(status_lines(host, "plain")))
             elif isinstance(action, WriteProtocol):
                 _print(self.out, protocol_module.to_table(_protocol(host), host.book))
             elif not host.handle(action):

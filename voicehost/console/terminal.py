@@ -110,10 +110,17 @@ NIGHT_ENTRY = "> •••"
 class LineHandler:
     """Carries out typed lines on the loop's thread; both views share it."""
 
-    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        host: Host,
+        screen: LogScreen,
+        write_protocol: Callable[[], str],
+        face: str = "",
+    ) -> None:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
+        self.face = face  # whose words the questions take (view.status_lines)
         self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
 
     def at_night(self) -> bool:
@@ -172,7 +179,7 @@ class LineHandler:
         if isinstance(action, ShowHelp):
             return help_text(book)
         if isinstance(action, ShowStatus):
-            return "\n".join(status_lines(host))
+            return "\n".join(status_lines(host, self.face))
         if isinstance(action, WriteProtocol):
             return self.write_protocol()
         try:
@@ -269,9 +276,27 @@ class CursesUI:
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
         self._attributes: dict[str, int] = {}
+        self._lost = False
 
     def run(self) -> None:
-        curses.wrapper(self._main)
+        try:
+            curses.wrapper(self._main)
+        except curses.error:
+            if not self.terminal_lost:
+                raise
+            # The terminal is gone: curses cannot put it back the way it found it, and nobody
+            # is left to see it. The game is in the journal; the session says how to go on.
+
+    @property
+    def terminal_lost(self) -> bool:
+        """The terminal went away under the game (its window closed, the ssh link dropped)."""
+        return self._lost
+
+    def _terminal_gone(self) -> None:
+        """Stop drawing and end the session as a quit: the journal keeps the game to resume."""
+        self._lost = True
+        self._window = None
+        self.host.quit = True
 
     def _main(self, window: Any) -> None:
         self._window = window
@@ -294,7 +319,7 @@ class CursesUI:
         finally:
             reader.stop()
         self.draw()
-        if self.host.over:
+        if self.host.over and not self._lost:
             self.screen.message(self.host.book.screen("game_over_press_key"))
             self.draw()
             window.timeout(-1)
@@ -332,6 +357,12 @@ class CursesUI:
         window = self._window
         if window is None:
             return
+        try:
+            self._draw(window)
+        except OSError:  # EIO: the terminal was closed under the game
+            self._terminal_gone()
+
+    def _draw(self, window: Any) -> None:
         size = os.get_terminal_size(sys.__stdout__.fileno()) if sys.__stdout__ else None
         if size is not None and curses.is_term_resized(size.lines, size.columns):
             curses.resizeterm(size.lines, size.columns)
@@ -428,6 +459,10 @@ def _fit(text: str, width: int) -> str:
 CLEAR_WITH_SCROLLBACK = "\x1b[H\x1b[2J\x1b[3J"
 
 
+#: The line mode's face: its own wording of a question where it has one (``plain_prompt_...``).
+PLAIN = "plain"
+
+
 class PlainUI:
     """Line mode for dumb terminals and a headless Pi: stdin lines in, text out."""
 
@@ -442,7 +477,7 @@ class PlainUI:
     ) -> None:
         self.host = host
         self.screen = screen
-        self.lines = LineHandler(host, screen, write_protocol)
+        self.lines = LineHandler(host, screen, write_protocol, PLAIN)
         self.keyboard_only = keyboard_only
         self.out = out or sys.stdout
         self.partial = ""
@@ -501,7 +536,7 @@ class PlainUI:
             self._print(text)
         self._printed = self.screen.wiped + len(lines)
         self._private()
-        status = status_lines(self.host)
+        status = status_lines(self.host, PLAIN)
         head_without_clock = [line.split(" · ⏱")[0] for line in status]
         if head_without_clock != self._last_status:
             self._last_status = head_without_clock

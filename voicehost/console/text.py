@@ -4,10 +4,11 @@ Commissar's private screen line."""
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Callable
 from typing import TextIO
 
-from voicehost.game.effects import Private
+from voicehost.game.effects import Private, PrivateKind
 from voicehost.game.model import Cue
 from voicehost.host.table import private_text
 from voicehost.phrases import PhraseBook
@@ -62,7 +63,9 @@ class StreamScreen(Screen):
 
 
 class ScreenPrivateChannel:
-    """The Commissar's answer as a screen line that clears itself."""
+    """The Commissar's answer as a screen line that clears itself. A refused entry's reason
+    that comes while the answer is still shown (a second check typed at once) is shown beside
+    it, so the answer is never cut short."""
 
     def __init__(
         self,
@@ -75,11 +78,19 @@ class ScreenPrivateChannel:
         self.seconds = seconds
         self.describe = describe or (lambda message: describe_private(message, book))
         self.shown: list[Private] = []
+        self._answer = ("", 0.0)  # the last answer and until when it is shown (monotonic)
 
     def show(self, message: Private) -> None:
         self.shown.append(message)
-        if self.screen is not None:
-            self.screen.private(self.describe(message), self.seconds)
+        if self.screen is None:
+            return
+        text = self.describe(message)
+        answer, until = self._answer
+        if message.kind is PrivateKind.REFUSED and time.monotonic() < until:
+            text = f"{answer} · {text}"
+        if message.kind is PrivateKind.ANSWER:
+            self._answer = (text, time.monotonic() + self.seconds)
+        self.screen.private(text, self.seconds)
 
     def close(self) -> None:
         """Nothing to release."""

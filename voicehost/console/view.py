@@ -10,9 +10,11 @@ from voicehost.phrases import PhraseBook
 __all__ = ["PROMPT_KEYS", "prompt_text", "status_lines", "timer_text", "view_lines"]
 
 
-def status_lines(host: Host) -> list[str]:
-    """A few lines describing the table right now, drawn from what the table may see."""
-    return view_lines(table_view(host), host.book) + ["→ " + prompt_text(host)]
+def status_lines(host: Host, face: str = "") -> list[str]:
+    """A few lines describing the table right now, drawn from what the table may see; the
+    question in the words of ``face`` (``plain``: the line mode and scripts, which wait for no
+    key at the end)."""
+    return view_lines(table_view(host), host.book) + ["→ " + prompt_text(host, face)]
 
 
 def timer_text(view: TableView, book: PhraseBook) -> str:

@@ -59,6 +59,8 @@ class PrivateKind(StrEnum):
 
     ENTRY_CONFIRMED = "entry_confirmed"
     ANSWER = "answer"  # a check's answer: ``found`` yes or no, ``answer`` its words
+    REFUSED = "refused"  # a night entry refused: ``answer`` the reason's words, ``again`` whether
+    # another entry can help (the shared screen and the voice say only that it was refused)
 
 
 @dataclass(frozen=True)
@@ -75,6 +77,7 @@ class Private:
     seats: tuple[Seat, ...] = ()
     found: bool | None = None
     answer: str = ""
+    again: bool = False
 
 
 @dataclass(frozen=True)
@@ -112,6 +115,10 @@ class Prompt:
     ``nominate``, ``best_move``...), ``may_miss`` whether "no one" may be entered, and
     ``question`` the screen's words for it (a key of the book's screen section). Adapters show
     and take any rule set's questions from these fields without naming a role or a phase.
+
+    Where a team's members enter one after another on one question (FIIM's shots, MR 8.4),
+    ``subject`` is whose entry is next, ``turn`` its place and ``turns`` how many there are
+    («1 из 3»); both are 0 elsewhere. They follow the seats, never what was entered.
     """
 
     kind: PromptKind
@@ -126,3 +133,5 @@ class Prompt:
     action: str | None = None
     may_miss: bool = False
     question: str = ""
+    turn: int = 0
+    turns: int = 0

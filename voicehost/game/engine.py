@@ -68,8 +68,10 @@ class Engine:
     def value(self, setting: Any) -> Any:
         """A rule set value: a constant, or ``section.key`` read from the game's settings."""
         if isinstance(setting, str) and "." in setting:
-            section, key = setting.split(".", 1)
-            return getattr(getattr(self.settings, section), key)
+            found: Any = self.settings
+            for part in setting.split("."):  # timers.warning_seconds.nomination: one deeper
+                found = getattr(found, part)
+            return found
         return setting
 
     def action(self, spec: RoleSpec) -> str:
@@ -244,6 +246,12 @@ class Engine:
                 question = f"{question}_{self.action(spec)}"
             if question == "prompt_register_mafia" and count == 1:
                 question = "prompt_register_one_mafia"
+            if not night0:
+                turns = self._shot_turns(state, spec)
+                if turns is not None:
+                    return turns
+                if spec.name in state.night_actions.checks:  # one check a night, made
+                    question = "prompt_check_done"
             return Prompt(
                 PromptKind.SEATS,
                 count,
@@ -255,8 +263,10 @@ class Engine:
                 may_miss=not night0 and self.action(spec) == "kill",
                 question=question,
             )
-        if phase is Phase.NIGHT0_SEATING:
-            return Prompt(PromptKind.NONE, night=True)
+        if phase is Phase.NIGHT0_SEATING:  # nothing to enter: the morning comes by the clock
+            return Prompt(PromptKind.NONE, night=True, question="prompt_free_seating")
+        if phase is Phase.GAME_OVER:
+            return Prompt(PromptKind.NONE, question="prompt_game_over")
         if phase is Phase.NOMINATION:
             nominate = self._nomination_prompt(state)
             if nominate is not None:
@@ -278,6 +288,38 @@ class Engine:
                 question="prompt_third_vote_count",
             )
         return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+
+    def _shot_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
+        """The black team's step when each black player shoots (MR 8.4): the host calls the
+        living black seats in seat order, as the protocol credits the shots, so the question
+        names whose shot is next and its place («1 из 3»); once every shot is in, it says so (an
+        entry still reaches the rules, which tell the one awake why it is refused). It follows
+        the seats alone, never what was entered."""
+        if (
+            self.ruleset.agreement != "unanimous"
+            or spec.team is not Team.BLACK
+            or self.action(spec) != "kill"
+        ):
+            return None
+        shooters = self._black_seats(state)
+        if not shooters:
+            return None
+        shot = {shooter for shooter, _ in state.night_actions.shots}
+        waiting = [seat for seat in shooters if seat not in shot]
+        turns = len(shooters)
+        return Prompt(
+            PromptKind.SEATS,
+            1,
+            1,
+            subject=waiting[0] if waiting else None,
+            night=True,
+            role=spec.name.value,
+            action="kill",
+            may_miss=True,
+            question="prompt_shot_turn" if waiting else "prompt_shots_in",
+            turn=turns - len(waiting) + 1 if waiting else turns,
+            turns=turns,
+        )
 
     def _nomination_prompt(self, state: GameState) -> Prompt | None:
         speaker = state.current_speaker
@@ -413,8 +455,11 @@ class Engine:
             out.append(CancelTimer())
         state.speech_running = False
 
-    def _speech_warning(self) -> float | None:
-        return self.timers.warning_seconds or None
+    def _speech_warning(self, setting: str, seconds: float) -> float | None:
+        """The warning of a speech of ``seconds`` (``setting`` names it, by speech kind); none
+        when it is 0 or would not sound before the speech ends."""
+        warning = float(self.value(setting))
+        return warning if 0 < warning < seconds else None
 
     def _check_timer(self, state: GameState, timer_id: int) -> None:
         if state.timer is None or state.timer.timer_id != timer_id:
@@ -1158,7 +1203,8 @@ class Engine:
         seconds = self.timers.discussion_seconds
         out.append(self._discussion_phrase())
         state.speech_running = True
-        self._start_timer(state, out, TimerKind.DISCUSSION, seconds, self._speech_warning())
+        warning = self._speech_warning("timers.warning_seconds.discussion", seconds)
+        self._start_timer(state, out, TimerKind.DISCUSSION, seconds, warning)
 
     def _day_record(self, state: GameState) -> DayRecord:
         """Today's record, copied before it is changed (earlier states share the old one)."""
@@ -1223,7 +1269,11 @@ class Engine:
         state.short_speech = seat if short else None
         out.append(Say(key, {"seat": seat}))
         state.speech_running = True
-        warning = self._speech_warning() if short else None
+        warning = (
+            self._speech_warning("timers.warning_seconds.fiim_short_speech", seconds)
+            if short
+            else None
+        )
         self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
 
     def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
@@ -1611,7 +1661,10 @@ class Engine:
         state.current_speaker = speaker
         out.append(Say(phrase, {"seat": speaker}))
         state.speech_running = True
-        self._start_timer(state, out, kind, seconds, self._speech_warning(), speaker)
+        name = SPEECH_KINDS[kind]
+        setting = self.ruleset.speech_warnings.get(name, f"timers.warning_seconds.{name}")
+        warning = self._speech_warning(setting, seconds)
+        self._start_timer(state, out, kind, seconds, warning, speaker)
 
     def _floor(self, kind: TimerKind) -> tuple[str, float]:
         """The announcement and the length of a timed speech."""

@@ -57,6 +57,42 @@ class RulesSettings:
 
 
 @dataclass(frozen=True)
+class SpeechWarnings:
+    """The warning cue before a speech ends, by speech kind (seconds; 0: none). A club's 15 s
+    nomination speech is warned 5 s before its end; a FIIM referee warns a 60 s speech at 10 s.
+    Each kind of speech names its warning in its rule set (``day.speeches``: ``warning``)."""
+
+    discussion: float = bounded(0, 600, 5)  # the club's free discussion
+    nomination: float = bounded(0, 60, 5)  # a nomination speech (timers.nomination_speech_seconds)
+    defence: float = bounded(0, 60, 5)
+    last_words: float = bounded(0, 60, 5)
+    acquaintance: float = bounded(0, 60, 5)
+    fiim_speech: float = bounded(0, 60, 10)  # FIIM's speech (fiim.speech_seconds)
+    fiim_tie_speech: float = bounded(0, 60, 10)
+    fiim_last_words: float = bounded(0, 60, 10)
+    fiim_short_speech: float = bounded(0, 60, 10)  # FIIM: a lost speech at 3 or 4 players
+
+    @classmethod
+    def every(cls, seconds: float) -> SpeechWarnings:
+        """One warning for every kind: what an older config or journal's single number meant."""
+        return cls(**{f.name: float(seconds) for f in dataclasses.fields(cls)})
+
+
+#: Each warning and the speech length it must be shorter than.
+WARNED_SPEECHES = {
+    "discussion": "timers.discussion_seconds",
+    "nomination": "timers.nomination_speech_seconds",
+    "defence": "timers.defence_speech_seconds",
+    "last_words": "timers.last_words_seconds",
+    "acquaintance": "timers.acquaintance_seconds",
+    "fiim_speech": "fiim.speech_seconds",
+    "fiim_tie_speech": "fiim.tie_speech_seconds",
+    "fiim_last_words": "fiim.last_words_seconds",
+    "fiim_short_speech": "fiim.short_speech_seconds",
+}
+
+
+@dataclass(frozen=True)
 class TimerSettings:
     """Speech timers (seconds)."""
 
@@ -64,9 +100,14 @@ class TimerSettings:
     nomination_speech_seconds: float = bounded(3, 600, 15)
     defence_speech_seconds: float = bounded(3, 600, 30)
     last_words_seconds: float = bounded(3, 600, 15)
-    warning_seconds: float = bounded(0, 60, 5)
+    warning_seconds: SpeechWarnings = field(default_factory=SpeechWarnings)
     vote_result_seconds: float = bounded(0, 30, 8)
     acquaintance_seconds: float = bounded(3, 600, 30)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.warning_seconds, SpeechWarnings):  # an older single number
+            warnings = SpeechWarnings.every(self.warning_seconds)
+            object.__setattr__(self, "warning_seconds", warnings)
 
 
 @dataclass(frozen=True)
@@ -264,6 +305,11 @@ def _section(cls: type[Any], data: Any, name: str, ignored: set[str]) -> dict[st
 
 
 def _checked(spec: dataclasses.Field[Any], kind: Any, value: Any, key: str) -> Any:
+    if kind is SpeechWarnings:  # a mapping by speech kind; an older journal's single number
+        if isinstance(value, dict):
+            return SpeechWarnings(**_section(SpeechWarnings, value, key, set()))
+        every = _checked(dataclasses.fields(SpeechWarnings)[1], float, value, key)
+        return SpeechWarnings.every(every)
     if typing.get_origin(kind) is dict:
         return value  # mafia_count, checked by its own reader
     if kind is bool:

@@ -114,6 +114,8 @@ class RuleSet:
     best_move: str | bool
     record_preset: bool
     speeches: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: each speech kind's warning setting (default ``timers.warning_seconds.<kind>``)
+    speech_warnings: dict[str, str] = field(default_factory=dict)
     composition: dict[int, dict[Role, int]] = field(default_factory=dict)
     source: str = ""
 

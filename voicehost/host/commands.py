@@ -64,6 +64,14 @@ class VoiceStop:
 
 
 @dataclass(frozen=True)
+class VoiceSpokeOn:
+    """After the stop word that ended the speech timed by timer ``token``, the speaker talked
+    on: the end was a breath inside the speech."""
+
+    token: int
+
+
+@dataclass(frozen=True)
 class KeypadStatus:
     """The keypad was unplugged (False) or plugged back in (True)."""
 
@@ -142,6 +150,7 @@ Command = (
     | Undo
     | TogglePause
     | VoiceStop
+    | VoiceSpokeOn
     | KeypadStatus
     | KeyPressed
     | TextTyped

@@ -24,6 +24,7 @@ from voicehost.game.effects import (
     GameOver,
     PlayCue,
     Private,
+    PrivateKind,
     Prompt,
     PromptKind,
     Say,
@@ -56,6 +57,7 @@ from voicehost.host.commands import (
     TogglePause,
     TypingEnded,
     Undo,
+    VoiceSpokeOn,
     VoiceStop,
     Voters,
 )
@@ -85,8 +87,36 @@ NIGHT_SAFE_REFUSALS = frozenset({"wrong_seat_count", "not_now", "game_over", "ti
 #: Refusals that have a wording of their own at night, naming no seat (the typed line is masked).
 NIGHT_WORDINGS = {"team_loss_confirm": "team_loss_confirm_night"}
 
+#: Night refusals whose reason the role that is awake is told on its private channel (the
+#: private line, the keypad's LED, a paired remote): the reason's words and whether another entry
+#: can help. The shared screen says «Ввод не принят» and the table hears the same refusal cue
+#: whatever the reason. A refusal that would tell of a card (a seat already registered, a Don
+#: who is not black) or of a night's departure (a seat left tonight, a role whose holder has
+#: left) gets no reason at all.
+PRIVATE_REFUSALS: dict[str, tuple[str, bool]] = {
+    "already_checked": ("private_refused_checked", False),
+    "fiim_already_checked": ("private_refused_checked", False),
+    "fiim_shots_entered": ("private_refused_shots_in", False),
+    "doctor_same_patient": ("private_refused_same_patient", True),
+    "doctor_self_heal_off": ("private_refused_self_heal", True),
+    "doctor_self_heal_used": ("private_refused_self_heal_used", True),
+    "commissar_self_check": ("private_refused_self_check", True),
+    "no_such_seat": ("private_refused_no_seat", True),
+    "duplicate_seats": ("private_refused_twice", True),
+}
+
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
 CUE_ECHO_GUARD = 0.8
+
+
+@dataclass(frozen=True)
+class HeldEnd:
+    """A speech ended by voice, held with its clock stopped: ``token`` is its timer, ``since``
+    when the stop word ended it, ``until`` when the end becomes final."""
+
+    token: int
+    since: float
+    until: float
 
 
 @dataclass
@@ -182,6 +212,8 @@ class Host:
         self.rejections: list[str] = []
         self.timer: RunningTimer | None = None
         self.paused_at: float | None = None
+        self.held: HeldEnd | None = None
+        """A voice end waiting ``listener.spoke_on_seconds`` for the speaker to talk on."""
         self.over = False
         self.quit = False
         self.keypad_connected = True
@@ -309,6 +341,8 @@ class Host:
                 return True
             case VoiceStop(token):
                 return self._voice_stop(token)
+            case VoiceSpokeOn(token):
+                return self._spoke_on(token)
             case KeypadStatus(connected):
                 if self.keys is not None:
                     self.keys.on_status(connected)
@@ -350,6 +384,8 @@ class Host:
         """Offer an input to the game. Accepted inputs are journaled before any effect."""
         if self.state is None:
             raise VoicehostError("the game has not started")
+        if isinstance(event, EndSpeech) and self.held is not None:
+            self._release_hold()  # a key (or the hold's own end) ends the held speech now
         try:
             new_state, effects = self.engine.step(self.state, event)
         except RuleViolation as violation:
@@ -357,6 +393,7 @@ class Host:
                 return False  # a timer event that lost a race with an input: nothing to say
             full = self.book.error(violation.code, violation.params)
             self._reject(full, source, shown=self._refusal(violation))
+            self._tell_refusal_privately(violation)
             return False
         if self._journal is not None:  # a person's input is on disk before its effects
             self._journal.append(event, source, sync=source != Source.TIMER)
@@ -479,6 +516,14 @@ class Host:
             return self.book.screen("night_refused")
         return self.book.error(violation.code, violation.params)
 
+    def _tell_refusal_privately(self, violation: RuleViolation) -> None:
+        """At night, the role that is awake learns why its entry was refused, privately."""
+        assert self.state is not None
+        reason = PRIVATE_REFUSALS.get(violation.code)
+        if self.state.phase.is_night and reason is not None:
+            words, again = reason
+            self.private.show(Private(PrivateKind.REFUSED, answer=words, again=again))
+
     def _reject(self, message: str, source: Source, shown: str | None = None) -> None:
         """A refused input: ``message`` for scripts and tests, ``shown`` on the screen."""
         self.rejections.append(message)
@@ -491,9 +536,68 @@ class Host:
     def _voice_stop(self, token: int) -> bool:
         if self.timer is None or self.timer.timer_id != token or self.paused_at is not None:
             return False
-        if self.state is None or not self.state.speech_running:
+        if self.state is None or not self.state.speech_running or self.held is not None:
             return False
-        return self.submit(EndSpeech(), source=Source.VOICE)
+        hold = self.settings.listener.spoke_on_seconds
+        if hold <= 0:
+            return self.submit(EndSpeech(), source=Source.VOICE)
+        # Held, the clock stopped: a player who talks on within the hold loses no time.
+        now = self.clock.now()
+        self.held = HeldEnd(token, now, now + hold)
+        return True
+
+    def _spoke_on(self, token: int) -> bool:
+        """The speaker talked on after the stop word: the speech goes on with the time it had
+        when the stop word ended it, and the host says how much."""
+        held = self.held
+        if held is None or held.token != token or self.timer is None:
+            return False
+        if self.timer.timer_id != token or self.clock.now() + 1e-6 >= held.until:
+            return False
+        self._release_hold()
+        left = self.remaining() or 0.0
+        minutes, seconds = divmod(max(1, round(left)), 60)
+        if minutes == 0:
+            self._say("day.speech_goes_on", {"seconds": seconds})
+        elif seconds == 0:
+            self._say("day.speech_goes_on_minutes", {"minutes": minutes})
+        else:
+            self._say("day.speech_goes_on_mixed", {"minutes": minutes, "seconds": seconds})
+        # The host's words are not the player's time; the Listener hears the speech afresh.
+        now = self.clock.now()
+        shift = max(now, self.speaker.busy_until()) - now
+        self.timer.ends_at += shift
+        if self.timer.warn_at is not None:
+            self.timer.warn_at += shift
+        if self.listener is not None:
+            self.listener.listen(token)
+        return True
+
+    def _release_hold(self) -> None:
+        """Start the held speech's clock again where the stop word stopped it."""
+        held, self.held = self.held, None
+        timer = self.timer
+        if held is None or timer is None or timer.timer_id != held.token:
+            return
+        stopped = max(0.0, self.clock.now() - max(held.since, timer.starts_at))
+        timer.ends_at += stopped
+        if timer.warn_at is not None:
+            timer.warn_at += stopped
+
+    def _end_held(self) -> None:
+        """No word within the hold: the voice end is final."""
+        held = self.held
+        assert held is not None
+        valid = (
+            self.timer is not None
+            and self.timer.timer_id == held.token
+            and self.state is not None
+            and self.state.speech_running
+        )
+        if not valid:
+            self.held = None
+            return
+        self.submit(EndSpeech(), source=Source.VOICE)
 
     def _keypad_status(self, connected: bool) -> None:
         if connected == self.keypad_connected:
@@ -502,6 +606,8 @@ class Host:
         self._say("keypad.back" if connected else "keypad.unplugged")
 
     def toggle_pause(self) -> None:
+        if self.held is not None:
+            self._end_held()  # the stop word was said before the pause: its end stands
         now = self.clock.now()
         if self.paused_at is None:
             self.paused_at = now
@@ -527,6 +633,8 @@ class Host:
         """Clock time of the next timer event, or None when nothing is timed (or paused)."""
         if self.timer is None or self.paused_at is not None:
             return None
+        if self.held is not None:
+            return self.held.until
         if self.timer.warn_at is not None and not self.timer.warned:
             return min(self.timer.warn_at, self.timer.ends_at)
         return self.timer.ends_at
@@ -536,6 +644,11 @@ class Host:
         while True:
             timer = self.timer
             deadline = self.next_deadline()
+            if self.held is not None:  # no cue waits on it: it ends on its own moment
+                if deadline is None or self.clock.now() + 1e-6 < self.held.until:
+                    return
+                self._end_held()
+                continue
             if timer is None or deadline is None or self.clock.now() + self._cue_lead() < deadline:
                 return
             self._cue_at = deadline
@@ -577,7 +690,7 @@ class Host:
                 deadline = self.next_deadline()
                 timeout = 0.25
                 if deadline is not None:
-                    lead = self._cue_lead()
+                    lead = 0.0 if self.held is not None else self._cue_lead()
                     timeout = min(timeout, max(0.0, deadline - lead - self.clock.now()))
                 with contextlib.suppress(queue.Empty):
                     command = self.inbox.get(timeout=timeout)
@@ -703,6 +816,7 @@ class Host:
         self._say(key)
 
     def _start_timer(self, effect: StartTimer) -> None:
+        self.held = None  # a held end belongs to the timer it stopped
         starts = max(self.clock.now(), self.speaker.busy_until())
         ends = starts + effect.seconds
         warn = None if effect.warn_before is None else ends - effect.warn_before
@@ -715,6 +829,7 @@ class Host:
 
     def _cancel_timer(self) -> None:
         self.timer = None
+        self.held = None
         if self.listener is not None:
             self.listener.stop_listening()
 
@@ -743,4 +858,6 @@ class Host:
         if self.timer is None:
             return None
         now = self.paused_at if self.paused_at is not None else self.clock.now()
+        if self.held is not None and self.held.token == self.timer.timer_id:
+            now = min(now, self.held.since)  # held: the clock stopped with the stop word
         return max(0.0, self.timer.ends_at - max(now, self.timer.starts_at))

@@ -191,10 +191,16 @@ def _timer(host: Host) -> TimerView | None:
         left = host.remaining() or 0.0
         total = int(timer.effect.seconds + 0.999)
         return TimerView(int(left + 0.999), total, timer.warned, False, paused)
-    last = host.accepted[-1].event if host.accepted else None
-    if isinstance(last, TimeUp):  # the time ran out and the table waits for the next step
+    last = host.accepted[-1] if host.accepted else None
+    state = host.state
+    if (
+        last is not None
+        and isinstance(last.event, TimeUp)
+        and state is not None
+        and last.phase_before is state.phase
+    ):  # the time ran out and the table still waits for that step (a late nomination)
         return TimerView(0, 0, True, True, paused)
-    return None
+    return None  # (a vote that followed the last speech is no time-up)
 
 
 def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
@@ -226,9 +232,9 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
 
 def private_text(message: Private, book: PhraseBook) -> str:
     """The private answer as its role reads it (the screen line, the remote): neutral, and the
-    same length for 'mafia' and 'not mafia'."""
-    if message.kind is PrivateKind.ANSWER:
-        return book.screen(message.answer)  # the rule set's words for its answer
+    same length for 'mafia' and 'not mafia'; a refusal's reason for the role that is awake."""
+    if message.kind in (PrivateKind.ANSWER, PrivateKind.REFUSED):
+        return book.screen(message.answer)  # the rule set's words for its answer, the reason
     return book.screen("private_ack")
 
 
@@ -243,8 +249,9 @@ PROMPT_KEYS = {
 
 def prompt_text(host: Host, face: str = "") -> str:
     """The question of the moment, as the person at the keyboard reads it; ``face`` names
-    another way of answering (``web``: the remote's buttons), whose own wording of a question
-    (``web_prompt_...`` in the book) is used where it has one."""
+    another way of answering (``web``: the remote's buttons; ``plain``: the line mode), whose
+    own wording of a question (``web_prompt_...`` in the book) is used where it has one. Where
+    nothing can be entered (FIIM's free seating, the end of the game) it says what happens."""
     book = host.book
     keys = book.screen_keys()
 
@@ -264,7 +271,15 @@ def prompt_text(host: Host, face: str = "") -> str:
     if key is not None:
         key = worded(key)
         text = book.screen(
-            key, {"seats": prompt.seats_max, "seat": prompt.subject, "max": prompt.max_count}
+            key,
+            {
+                "seats": prompt.seats_max,
+                "seat": prompt.subject,
+                "max": prompt.max_count,
+                "turn": prompt.turn,
+                "turns": prompt.turns,
+                "seconds": int((host.remaining() or 0.0) + 0.999),
+            },
         )
         return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
     if prompt.speech_running:

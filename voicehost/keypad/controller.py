@@ -7,7 +7,8 @@ Enter and the miss key sound (the same ``KEY_ACK``): one sound per entry whateve
 seat 3 takes one digit and seat 12 two, and the table must not hear which. An entry the controller
 can see is malformed (Enter with nothing typed where a number is needed, a number longer than
 ``MAX_DIGITS``) gets one neutral ``Cue.REJECT``; an entry the rules refuse (seat 0, a seat not at
-this table) gets the same cue from the host, with the message the keyboard gets.
+this table) gets the same cue from the host, with the message the keyboard gets; at night the one
+awake may learn the reason on the LED (keypad.led), never the table.
 Nothing here speaks: at night the table hears the key clicks' cue and nothing else.
 
 How a club host uses the keypad (the keypad's key legends in brackets, default key map):
@@ -20,7 +21,9 @@ Night 0: the mafia         each mafia seat with Enter: ``3 [Enter] 7 [Enter]``; 
                            seats as there are mafia are in, they go in together. The keypad LED
                            blinks twice to confirm (a screen line without an LED keypad).
 Night 0: Commissar, Doctor their own seat: ``4 [Enter]``.
-Night: the mafia's target  ``6 [Enter]``, or ``[-]`` for a deliberate miss.
+Night: the mafia's target  ``6 [Enter]``, or ``[-]`` for a deliberate miss. FIIM: each black
+                           player in seat order, as the screen names them («стреляет игрок 2
+                           (выстрел 1 из 3)»); every shot sounds and blinks alike.
 Night: Commissar, Doctor   the seat to check / to heal: ``9 [Enter]``.
 Nominations (speaker)      during the speech: ``5 [Enter]`` nominates 5 at once, and the host
                            confirms aloud «Номер пять принят»; a second one the same way.

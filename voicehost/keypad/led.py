@@ -8,8 +8,11 @@ What the Commissar sees after entering a check:
    swaps the two).
 
 Every other night entry (registration, the mafia's target, the Doctor's heal) gets the same two
-short blinks. Nothing here makes a sound, so the table hears nothing of it; the LED is small and
-the keypad sits in front of whoever is awake.
+short blinks. A night entry that was refused for a reason the one awake may know (host.loop's
+``PRIVATE_REFUSALS``) gets its own pattern: three quick blinks, «choose another seat»; five
+quick blinks, «nothing more to enter tonight» (a second check). Nothing here makes a sound, so
+the table hears nothing of it (the refusal's cue is the same whatever the reason); the LED is
+small and the keypad sits in front of whoever is awake.
 """
 
 from __future__ import annotations
@@ -37,6 +40,12 @@ BLINKS = 2
 ANSWER_PAUSE_SECONDS = 0.8
 """Dark pause between the confirmation blinks and the answer window, so the two never merge."""
 
+QUICK_BLINK_SECONDS = 0.08
+"""A refused entry blinks this quick: three times when another seat can replace it, five times
+when nothing more can be entered tonight; never lit for long, so never mistaken for an answer."""
+
+REFUSED_BLINKS = {True: 3, False: 5}
+
 
 @dataclass(frozen=True)
 class LedStep:
@@ -56,6 +65,9 @@ def led_pattern(message: Private, settings: PrivateSettings) -> tuple[LedStep, .
     """What the LED does for a private message. The pattern ends dark."""
     if message.kind is PrivateKind.ENTRY_CONFIRMED:
         return confirmation_pattern()
+    if message.kind is PrivateKind.REFUSED:
+        quick = (LedStep(True, QUICK_BLINK_SECONDS), LedStep(False, QUICK_BLINK_SECONDS))
+        return quick * REFUSED_BLINKS[message.again]
     if message.kind is PrivateKind.ANSWER:
         if message.found is None:  # no answer tonight (the «путана»'s client): dark, as long
             return (

@@ -73,9 +73,17 @@ class RecordingListener:
 
     def __init__(self) -> None:
         self.calls: list[tuple[str, object]] = []
+        self.on_stop_word: Callable[[int], None] | None = None
+        self.on_spoke_on: Callable[[int], None] | None = None
 
-    def start(self, on_stop_word: Callable[[int], None]) -> None:
+    def start(
+        self,
+        on_stop_word: Callable[[int], None],
+        on_spoke_on: Callable[[int], None] | None = None,
+    ) -> None:
         self.calls.append(("start", None))
+        self.on_stop_word = on_stop_word
+        self.on_spoke_on = on_spoke_on
 
     def listen(self, token: int) -> None:
         self.calls.append(("listen", token))

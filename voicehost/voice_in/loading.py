@@ -76,10 +76,13 @@ class LoadingListener:
 
     # ports.Listener -------------------------------------------------------------------------
 
-    def start(self, on_stop_word: StopWordHeard) -> None:
+    def start(self, on_stop_word: StopWordHeard, on_spoke_on: StopWordHeard | None = None) -> None:
         """Start loading the model; the microphone opens when it is ready."""
         self._thread = threading.Thread(
-            target=self._run, args=(on_stop_word,), name="voicehost-model-loader", daemon=True
+            target=self._run,
+            args=(on_stop_word, on_spoke_on),
+            name="voicehost-model-loader",
+            daemon=True,
         )
         self._thread.start()
 
@@ -117,11 +120,11 @@ class LoadingListener:
 
     # the loading thread ---------------------------------------------------------------------
 
-    def _run(self, on_stop_word: StopWordHeard) -> None:
+    def _run(self, on_stop_word: StopWordHeard, on_spoke_on: StopWordHeard | None) -> None:
         began = self._monotonic()
         try:
             inner = self._load()
-            inner.start(on_stop_word)
+            inner.start(on_stop_word, on_spoke_on)
         except VoicehostError as exc:  # a wrong model, no vosk, no microphone: keys go on
             log.warning("%s: %s", exc, KEYS_MEANWHILE, extra=LOG_ONLY)  # the host tells the table
             self._finish(ListenerReady(ListenerStatus.FAILED, str(exc), self._since(began)))

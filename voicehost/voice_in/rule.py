@@ -173,6 +173,9 @@ class AloneRule:
         self._before_run = math.inf
         self._last_end = -math.inf
         self.ended = False
+        self._ended_after = math.inf
+        self.spoke_on_at: float | None = None
+        """After an end: when the speaker's voice came back (audio seconds), else None."""
 
     def is_stop_word(self, word: str) -> bool:
         return word.casefold() in self.stop_words
@@ -205,6 +208,7 @@ class AloneRule:
                         self._last_end = run[1]
                     self._before_run = frame.start - self._last_end
                     self._run = (frame.start, frame.end)
+                self._spoke_on(self._run)
                 continue
             if run is None or frame.end - run[1] < tuning.silence_seconds - 1e-6:
                 continue
@@ -215,6 +219,14 @@ class AloneRule:
             if alone and tuning.shortest_word_seconds <= length <= tuning.longest_word_seconds:
                 ready.append(Utterance(run[0], run[1], self._before_run))
         return ready
+
+    def _spoke_on(self, run: tuple[float, float]) -> None:
+        """After an end, the speaker's voice again, as long as a word: the end was wrong (a
+        breath inside a speech), and the host may give the speech back."""
+        if not self.ended or self.spoke_on_at is not None or run[0] < self._ended_after:
+            return
+        if run[1] - run[0] >= self.tuning.shortest_word_seconds - 1e-6:
+            self.spoke_on_at = run[1]
 
     @staticmethod
     def within(utterance: Utterance, words: Sequence[HeardWord]) -> list[HeardWord]:
@@ -303,6 +315,7 @@ class AloneRule:
                      ("heard", ", ".join(f"«{word}»" for word in refereed))),
                 )  # fmt: skip
         self.ended = True
+        self._ended_after = utterance.end
         before = (
             "at the speech's start"
             if math.isinf(utterance.quiet_before)

@@ -1,0 +1,184 @@
+"""A night entry refused for a reason the one awake may know: the Commissar's second check, the
+Doctor's patient of last night. The role is told why on its private channel (the keypad's LED,
+the private line); what the table sees and hears (the screen but for that line, the voice, every
+cue and its moment, the logs) is the same as for any other refused entry, a mistyped seat."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from voicehost import config
+from voicehost.clock import FakeClock
+from voicehost.console.commandline import strip_comment
+from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
+from voicehost.game.effects import Private, PrivateKind
+from voicehost.game.model import Cue
+from voicehost.host.loop import Host
+from voicehost.host.table import private_text
+from voicehost.keypad.controller import KeypadController
+from voicehost.keypad.led import led_pattern
+from voicehost.phrases import PhraseBook
+from voicehost.ports import Key, Utterance
+from voicehost.testing.clocked import wait_timer
+from voicehost.testing.table import text_table
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
+_TEXT = EXAMPLE.read_text(encoding="utf-8").split("# ---- Night 2")[0]
+TO_NIGHT_2 = [line for line in map(strip_comment, _TEXT.splitlines()) if line]
+# Night 2: the mafia (2) shoot 1; the Commissar (4) checks 2; the Doctor (7) healed 3 last night.
+DIGITS = {str(n): getattr(Key, f"D{n}") for n in range(10)}
+
+
+class Channels:
+    """What the table hears (words, cues, each with its moment) and what the one awake is told
+    privately (the LED's pattern, the private line's words)."""
+
+    def __init__(self, clock: FakeClock, settings: config.Settings, screen: LogScreen) -> None:
+        self.clock = clock
+        self.settings = settings
+        self.screen = screen
+        self.book = PhraseBook.load(settings.language)
+        self.heard: list[tuple[float, str]] = []
+        self.told: list[tuple[float, str, Any]] = []
+
+    def say(self, utterance: Utterance) -> None:
+        self.heard.append((self.clock.now(), utterance.text))
+
+    def busy_until(self) -> float:
+        return self.clock.now()
+
+    def play(self, cue: Cue, at: float | None = None) -> None:
+        self.heard.append((self.clock.now() if at is None else at, f"cue:{cue.value}"))
+
+    def lead_seconds(self) -> float:
+        return 0.0
+
+    def show(self, message: Private) -> None:
+        words = private_text(message, self.book)
+        self.told.append((self.clock.now(), words, led_pattern(message, self.settings.private)))
+        self.screen.private(words, 3.0)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def night_2(steps: list[list[str]], caplog: pytest.LogCaptureFixture) -> dict[str, Any]:
+    """The town-wins game to night 2, whose steps (mafia, Commissar, Doctor) are entered on the
+    keypad: ``steps[i]`` the entries of step i, one every 2 s from the step's start."""
+    settings = config.load(None)
+    clock = FakeClock()
+    screen = LogScreen()
+    channels = Channels(clock, settings, screen)
+    host = Host(
+        settings,
+        PhraseBook.load(settings.language),
+        clock,
+        speaker=channels,
+        cues=channels,
+        private=channels,
+        screen=screen,
+    )
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    for line in TO_NIGHT_2:
+        if line == "wait":
+            wait_timer(host)
+        else:
+            handler.line(line)
+        host.process_pending()
+    assert host.state is not None and host.state.phase.is_night and host.state.night == 2
+    keypad = KeypadController(host, channels, clock)
+    heard, told = len(channels.heard), len(channels.told)
+    dusk = clock.now()
+    shared: list[list[str]] = []
+    caplog.clear()
+    with caplog.at_level(logging.DEBUG, logger="voicehost"):
+        for entries in steps:
+            start = clock.now()
+            for index, typed in enumerate(entries):
+                for digit in typed:
+                    keypad.on_key(DIGITS[digit])  # at night a digit makes no sound
+                clock.set(start + 2.0 * (index + 1))
+                host.process_due()
+                keypad.on_key(Key.ENTER)
+                host.process_pending()
+                rows = [text for text, _ in screen_rows(host, screen, "", 40, 200)]
+                shared.append(rows[:3] + rows[4:])  # all but the private line (row 3)
+            wait_timer(host)
+    return {
+        "heard": [(round(at - dusk, 3), what) for at, what in channels.heard[heard:]],
+        "shared": shared,
+        "logs": [record.getMessage() for record in caplog.records],
+        "told": [(round(at - dusk, 3), words, led) for at, words, led in channels.told[told:]],
+        "state": host.state,
+    }
+
+
+def test_the_reasons_are_told_privately_and_the_table_perceives_any_refusal_alike(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    reasons = night_2([["1"], ["2", "6"], ["3", "1"]], caplog)  # a second check; last patient
+    typos = night_2([["1"], ["2", "14"], ["15", "1"]], caplog)  # seats that do not exist
+    assert reasons["heard"] == typos["heard"]  # the voice, the cues and their moments
+    assert reasons["shared"] == typos["shared"]  # the screen, «Ввод не принят» and all
+    assert reasons["logs"] == typos["logs"]
+    assert any("✗ Ввод не принят." in row for rows in reasons["shared"] for row in rows)
+    assert sum(what == "cue:reject" for _, what in reasons["heard"]) == 2
+    book = PhraseBook.load("ru")
+    said = [words for _, words, _ in reasons["told"]]
+    assert book.screen("private_refused_checked") in said  # «…ВВОДИТЬ БОЛЬШЕ НЕЧЕГО»
+    assert book.screen("private_refused_same_patient") in said
+    assert [w for _, w, _ in typos["told"]].count(book.screen("private_refused_no_seat")) == 2
+    leds = {words: led for _, words, led in reasons["told"]}
+    blinks = {words: sum(step.lit for step in led) for words, led in leds.items()}
+    assert blinks[book.screen("private_refused_checked")] == 5  # nothing more tonight
+    assert blinks[book.screen("private_refused_same_patient")] == 3  # choose another seat
+    nights = (game["state"].record["nights"][-1] for game in (reasons, typos))
+    assert [(night["check"], night["heal"]) for night in nights] == [(2, 1), (2, 1)]
+
+
+def test_a_refusal_that_would_tell_of_a_card_gets_no_reason() -> None:
+    """Night 0: the Commissar enters a seat the mafia registered: refused, and no reason."""
+    told: list[Private] = []
+    screen = LogScreen()
+    channels = Channels(FakeClock(), config.load(None), screen)
+    channels.show = told.append  # type: ignore[method-assign]
+    host = Host(
+        config.load(None),
+        PhraseBook.load("ru"),
+        channels.clock,
+        speaker=channels,
+        cues=channels,
+        private=channels,
+        screen=screen,
+    )
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    handler.line("2 5 9")
+    wait_timer(host)
+    handler.line("5")  # a mafia seat, as the Commissar's own
+    assert screen.lines[-1] == "✗ Ввод не принят."
+    assert [m.kind for m in told] == [PrivateKind.ENTRY_CONFIRMED]  # the mafia's entry alone
+
+
+def test_a_second_check_typed_at_once_never_cuts_the_answer_short() -> None:
+    """The private line keeps the Commissar's answer beside the refusal's reason."""
+    screen = LogScreen()
+    host = text_table("ru", screen=screen)
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    day_1 = _TEXT.split("# ---- Night 1")[0]
+    lines = [line for line in map(strip_comment, day_1.splitlines()) if line]
+    for line in [*lines, "3", "wait", "9", "6"]:  # the shot; the Commissar checks 9, then 6
+        if line == "wait":
+            wait_timer(host)
+        else:
+            handler.line(line)
+        host.process_pending()
+    assert screen.current_private() == (
+        "КОМИССАР: МАФИЯ     · ПРОВЕРКА ЭТОЙ НОЧИ УЖЕ СДЕЛАНА: ВВОДИТЬ БОЛЬШЕ НЕЧЕГО"
+    )
