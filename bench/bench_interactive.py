@@ -26,6 +26,7 @@ Targets: cue onset error p99 <= 2 ms; key (keypad or terminal) to handled and jo
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import pty
@@ -141,13 +142,39 @@ def child(args: argparse.Namespace, report_path: Path) -> None:
     )
     handled: list[float] = []
     enters: list[int] = []  # which presses were Enter
+    in_fsync: list[float] = []  # of each keypad key's handling: seconds spent in fsync
+    loop_fsyncs: list[float] = []  # every fsync on the loop's thread (a person's input)
     real_on_key = keypad_controller.KeypadController.on_key
+    real_fsync = os.fsync
+    loop_thread = threading.get_ident()
+
+    def timed_fsync(descriptor: int) -> None:
+        began = time.monotonic()
+        try:
+            real_fsync(descriptor)
+        finally:
+            if threading.get_ident() == loop_thread:
+                loop_fsyncs.append(time.monotonic() - began)
+
+    os.fsync = timed_fsync  # the bench's stopwatch on the disk's part
+    collections: list[float] = []  # the garbage collector's pauses (every thread waits)
+    collecting: list[float] = []
+
+    def on_gc(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            collecting[:] = [time.monotonic()]
+        elif collecting:
+            collections.append(time.monotonic() - collecting[0])
+
+    gc.callbacks.append(on_gc)
 
     def timed_on_key(self: Any, key: Key) -> None:
+        before = sum(loop_fsyncs)
         real_on_key(self, key)  # the entry, and on Enter the input stepped and journaled
         if key is Key.ENTER:
             enters.append(len(handled))
         handled.append(time.monotonic())  # stamped at the end of the work
+        in_fsync.append(sum(loop_fsyncs) - before)
 
     keypad_controller.KeypadController.on_key = timed_on_key  # type: ignore[method-assign]  # the bench's stopwatch
     keypad = SimulatedKeypad()
@@ -182,6 +209,9 @@ def child(args: argparse.Namespace, report_path: Path) -> None:
                 "pressed": keypad.pressed,
                 "handled": handled,
                 "enters": enters,
+                "in_fsync": in_fsync,
+                "loop_fsyncs": loop_fsyncs,
+                "collections": collections,
                 "typed": typed,
                 "announcements": len(voice_ends),
             }
@@ -254,6 +284,23 @@ def main() -> int:
     print(
         f"keypad Enter -> handled and journaled: p50 {percentile(enter, 0.5):.2f} ms, "
         f"p99 {percentile(enter, 0.99):.2f} ms, max {max(enter):.2f} ms over {len(enter)}"
+    )
+    fsyncs = [seconds * 1000 for seconds in data["loop_fsyncs"]] or [0.0]
+    print(
+        f"  of which the disk: fsync of a person's input on the loop's thread: p50 "
+        f"{percentile(fsyncs, 0.5):.2f} ms, p99 {percentile(fsyncs, 0.99):.2f} ms, max "
+        f"{max(fsyncs):.2f} ms over {len(data['loop_fsyncs'])}"
+    )
+    pauses = [seconds * 1000 for seconds in data["collections"]] or [0.0]
+    print(
+        f"  garbage collections: {len(data['collections'])}, longest {max(pauses):.2f} ms, "
+        f"p99 {percentile(pauses, 0.99):.2f} ms"
+    )
+    less = [keypad[i] - data["in_fsync"][i] * 1000 for i in data["enters"] if i < len(keypad)]
+    print(
+        f"  keypad Enter -> handled and journaled, less its fsync: p50 "
+        f"{percentile(less, 0.5):.2f} ms, p99 {percentile(less, 0.99):.2f} ms (a figure, not a "
+        "target: the rule is that an input is on disk before it has any effect)"
     )
     p99 = percentile([abs(error) for error in errors], 0.99)
     targets = Targets()

@@ -4,7 +4,8 @@
 
 Runs the same command as `make run` (``voicehost play --plain``, stdin kept open, as at a table
 without a keyboard yet), on the ALSA file device, in a scratch folder whose audio cache is
-filled first (a game never synthesises: `make run` builds the cache before the host starts).
+filled first (a game never synthesises: `make run` builds the cache before the host starts),
+with voicehost's bytecode written first, as `make run` writes it (``make bytecode``).
 Times, from the process's start:
 
 - first announcement: «Добрый вечер» printed (the host has started and said it);
@@ -150,6 +151,10 @@ def main() -> int:
                 f"keypad:\n  enabled: 'off'\nlistener:\n  model: {model}\n", encoding="utf-8"
             )
             configs["with a model"] = with_model
+        python = str(Path(args.voicehost).parent / "python")
+        # As `make run` leaves it: voicehost's bytecode written (the service cannot write it).
+        package = Path(__file__).resolve().parents[1] / "voicehost"
+        subprocess.run([python, "-m", "compileall", "-q", str(package)], check=True)
         built = subprocess.run(
             [args.voicehost, "--config", str(plain), "phrases", "build"],
             env=env,
@@ -159,7 +164,6 @@ def main() -> int:
         if built.returncode != 0:
             print(built.stdout, built.stderr, file=sys.stderr)
             return 1
-        python = str(Path(args.voicehost).parent / "python")
         commands = {
             "import argparse": [python, "-c", "import argparse"],
             "voicehost --help": [args.voicehost, "--help"],
@@ -189,6 +193,8 @@ def main() -> int:
             firsts[name] = statistics.median(found) if found else float("inf")
             cpus = [run["cpu"] for run in runs if "cpu" in run]
             line = f"{name}: first announcement median {firsts[name]:.2f} s"
+            if found:
+                line += f", slowest {max(found):.2f} s"
             if cpus:  # less than the wall time on a busy machine; threads can make it more
                 line += f" (CPU used by then: median {statistics.median(cpus):.2f} s)"
             models = [run["model"] for run in runs if "model" in run]

@@ -11,10 +11,12 @@ lower the figure. Recordings and synthesis levelled to the same gated RMS sound 
 from __future__ import annotations
 
 import io
+import math
 import wave
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -22,6 +24,14 @@ import numpy.typing as npt
 from voicehost.errors import VoicehostError
 
 Samples = npt.NDArray[np.float32]
+
+FLOOR_DBFS = -120.0
+"""The level of digital silence, and the lowest level any figure in dBFS has: every level in
+voicehost (the players' voices, the room's noise, a take, a cue) is computed by
+``power_dbfs``, ``level_dbfs`` or ``frame_levels_dbfs`` below, so all share this floor."""
+
+INT16_FULL_SCALE = 32768.0
+"""An int16 sample (the microphone's) at full scale: levels of int16 and float samples agree."""
 
 LOUDNESS_WINDOW_SECONDS = 0.02
 """Window length for gated loudness (seconds)."""
@@ -111,13 +121,87 @@ def write_wav(clip: Clip, path: Path | io.BufferedIOBase) -> None:
 
 
 def resample(clip: Clip, rate: int) -> Clip:
-    """The clip at ``rate`` hertz (linear interpolation: plenty for speech and cues)."""
+    """The clip at ``rate`` hertz, band-limited first, so nothing above the lower rate's
+    Nyquist frequency folds back as a whistle (a 48 kHz cue played by a 22 kHz card).
+
+    The converter is libsoxr's (its high-quality preset), the library behind ffmpeg's own
+    resampling and a Debian package on every architecture a Pi runs (libsoxr0); where it is
+    missing, the same band-limited conversion is done in numpy through the Fourier transform.
+    See docs/PERFORMANCE.md for why this library and not SciPy's or a wheel.
+    """
     if clip.rate == rate or clip.frames == 0:
         return clip if clip.rate == rate else Clip(clip.samples, rate)
     length = max(1, round(clip.frames * rate / clip.rate))
-    old_times = np.arange(clip.frames, dtype=np.float64) / clip.rate
-    new_times = np.arange(length, dtype=np.float64) / rate
-    return Clip(np.interp(new_times, old_times, clip.samples).astype(np.float32), rate)
+    samples = np.ascontiguousarray(clip.samples, dtype=np.float32)
+    converted = _soxr_resample(samples, clip.rate, rate, length)
+    if converted is None:
+        converted = _fourier_resample(samples, length)
+    return Clip(converted, rate)
+
+
+_SOXR: list[Any] = []
+"""libsoxr's ``soxr_oneshot`` once looked for (None when the library is missing)."""
+
+
+def _soxr() -> Any:
+    """libsoxr's ``soxr_oneshot`` through ctypes, or None where the library is missing."""
+    if not _SOXR:
+        import ctypes
+
+        oneshot: Any = None
+        try:
+            oneshot = ctypes.CDLL("libsoxr.so.0").soxr_oneshot
+        except (OSError, AttributeError):
+            oneshot = None
+        if oneshot is not None:
+            size_p = ctypes.POINTER(ctypes.c_size_t)
+            oneshot.restype = ctypes.c_char_p  # an error's text, NULL when it went well
+            oneshot.argtypes = [
+                ctypes.c_double, ctypes.c_double, ctypes.c_uint,
+                ctypes.c_void_p, ctypes.c_size_t, size_p,
+                ctypes.c_void_p, ctypes.c_size_t, size_p,
+                ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
+            ]  # fmt: skip
+        _SOXR.append(oneshot)
+    return _SOXR[0]
+
+
+def _soxr_resample(samples: Samples, old: int, new: int, length: int) -> Samples | None:
+    """``samples`` (float32 mono) from ``old`` to ``new`` hertz, ``length`` of them, by
+    libsoxr (default specs: float32 in and out, high quality); None without libsoxr."""
+    oneshot = _soxr()
+    if oneshot is None:
+        return None
+    import ctypes
+
+    out = np.zeros(length, dtype=np.float32)
+    done = ctypes.c_size_t(0)
+    error = oneshot(
+        float(old), float(new), 1,
+        samples.ctypes.data, len(samples), None,
+        out.ctypes.data, length, ctypes.byref(done),
+        None, None, None,
+    )  # fmt: skip
+    if error is not None:
+        return None  # the numpy conversion does it instead
+    return out
+
+
+def _fourier_resample(samples: Samples, length: int) -> Samples:
+    """Band-limited conversion to ``length`` samples in numpy: the spectrum is cut (or padded)
+    at the lower rate's Nyquist frequency. Silence around the clip keeps the transform's
+    wrap-around from joining its end to its start."""
+    pad = max(64, len(samples) // 8)
+    padded = np.concatenate([np.zeros(pad), np.asarray(samples, dtype=np.float64), np.zeros(pad)])
+    ratio = length / len(samples)
+    total = max(1, round(len(padded) * ratio))
+    spectrum = np.fft.rfft(padded)
+    kept = np.zeros(total // 2 + 1, dtype=complex)
+    bins = min(len(spectrum), len(kept))
+    kept[:bins] = spectrum[:bins]
+    converted = np.fft.irfft(kept, total) * (total / len(padded))
+    start = round(pad * ratio)
+    return converted[start : start + length].astype(np.float32)
 
 
 def trim_silence(clip: Clip, margin_seconds: float = 0.01) -> Clip:
@@ -131,29 +215,55 @@ def trim_silence(clip: Clip, margin_seconds: float = 0.01) -> Clip:
     return Clip(clip.samples[start:end], clip.rate)
 
 
-def window_levels_dbfs(clip: Clip, window_seconds: float = LOUDNESS_WINDOW_SECONDS) -> Samples:
-    """RMS level of each window of the clip, in dBFS (-inf for digital silence)."""
-    window = max(1, round(window_seconds * clip.rate))
-    count = clip.frames // window
+def power_dbfs(power: float) -> float:
+    """A mean power (full scale 1.0) in dBFS, never below ``FLOOR_DBFS``."""
+    floor = 10.0 ** (FLOOR_DBFS / 10.0)
+    return 10.0 * math.log10(power) if power > floor else FLOOR_DBFS
+
+
+def _full_scale(samples: npt.NDArray[np.generic]) -> npt.NDArray[np.float64]:
+    """Samples as float64 with full scale at 1.0 (int16 ones are divided by 32768)."""
+    values = np.asarray(samples).reshape(-1)
+    scale = INT16_FULL_SCALE if values.dtype.kind in "iu" else 1.0
+    return values.astype(np.float64) / scale
+
+
+def level_dbfs(samples: npt.NDArray[np.generic]) -> float:
+    """The RMS level of int16 or float samples in dBFS (``FLOOR_DBFS`` for none or silence)."""
+    values = _full_scale(samples)
+    return power_dbfs(float(np.mean(values * values))) if values.size else FLOOR_DBFS
+
+
+def frame_levels_dbfs(samples: npt.NDArray[np.generic], frame: int) -> npt.NDArray[np.float64]:
+    """The RMS level (dBFS, at least ``FLOOR_DBFS``) of each whole frame of ``frame`` samples;
+    fewer samples than one frame are one frame (none at all: the floor)."""
+    values = _full_scale(samples)
+    frame = max(1, frame)
+    count = len(values) // frame
     if count == 0:
-        count, window = 1, max(1, clip.frames)
-    frames = clip.samples[: count * window].astype(np.float64).reshape(count, window)
-    energy = np.mean(frames**2, axis=1)
-    with np.errstate(divide="ignore"):
-        return (10.0 * np.log10(energy)).astype(np.float32)
+        return np.full(1, level_dbfs(values))
+    frames = values[: count * frame].reshape(count, frame)
+    power = np.mean(frames * frames, axis=1)
+    floor = 10.0 ** (FLOOR_DBFS / 10.0)
+    return 10.0 * np.log10(np.maximum(power, floor))
+
+
+def window_levels_dbfs(clip: Clip, window_seconds: float = LOUDNESS_WINDOW_SECONDS) -> Samples:
+    """RMS level of each window of the clip, in dBFS (``FLOOR_DBFS`` for digital silence)."""
+    window = round(window_seconds * clip.rate)
+    return frame_levels_dbfs(clip.samples, window).astype(np.float32)
 
 
 def loudness_dbfs(clip: Clip) -> float:
-    """Gated RMS loudness in dBFS; -inf for a silent clip (see the module text)."""
+    """Gated RMS loudness in dBFS; ``FLOOR_DBFS`` for a silent clip (see the module text)."""
     if clip.frames == 0:
-        return float("-inf")
+        return FLOOR_DBFS
     levels = window_levels_dbfs(clip)
     audible = levels[levels > LOUDNESS_ABSOLUTE_GATE_DBFS]
     if len(audible) == 0:
-        return float("-inf")
+        return FLOOR_DBFS
     kept = audible[audible > audible.max() - LOUDNESS_RELATIVE_GATE_DB]
-    mean_energy = float(np.mean(10.0 ** (kept.astype(np.float64) / 10.0)))
-    return 10.0 * float(np.log10(mean_energy))
+    return power_dbfs(float(np.mean(10.0 ** (kept.astype(np.float64) / 10.0))))
 
 
 def soft_limit(samples: Samples, knee: float = LIMITER_KNEE) -> Samples:
@@ -175,7 +285,7 @@ def normalise(clip: Clip, target_dbfs: float, gain: float = 1.0) -> Clip:
     A silent clip is returned as it is.
     """
     level = loudness_dbfs(clip)
-    if not np.isfinite(level):
+    if level <= FLOOR_DBFS:
         return clip
     factor = np.float32(10 ** ((target_dbfs - level) / 20) * gain)
     return Clip(soft_limit((clip.samples * factor).astype(np.float32)), clip.rate)
@@ -248,10 +358,8 @@ def position_after_cuts(position: int, cuts: Sequence[Cut]) -> int:
 
 
 def loudness_window_dbfs(samples: Samples) -> np.float32:
-    """The RMS level of ``samples`` as one window, in dBFS (-inf for digital silence)."""
-    energy = np.mean(samples.astype(np.float64) ** 2)
-    with np.errstate(divide="ignore"):
-        return np.float32(10.0 * np.log10(energy))
+    """The RMS level of ``samples`` as one window, in dBFS (``FLOOR_DBFS`` for silence)."""
+    return np.float32(level_dbfs(samples))
 
 
 class SilenceSqueezer:
@@ -291,9 +399,7 @@ class SilenceSqueezer:
         self._pending = data[whole:].copy()
         if whole == 0:
             return np.zeros(0, dtype=np.float32)
-        windows = data[:whole].astype(np.float64).reshape(-1, self.window)
-        with np.errstate(divide="ignore"):
-            levels = (10.0 * np.log10(np.mean(windows**2, axis=1))).astype(np.float32)
+        levels = frame_levels_dbfs(data[:whole], self.window).astype(np.float32)
         quiet = levels < self.threshold
         start = self.frames - len(samples) - (len(data) - len(samples))  # of data[0]
         out: list[Samples] = []

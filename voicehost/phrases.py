@@ -74,6 +74,17 @@ COUNT_BREAK = "…"
 _WORD = re.compile(r"[^\W\d_][\w\u0301-]*")
 
 
+def sentence_case(text: str) -> str:
+    """``text`` with its first letter in upper case: an announcement is a sentence on the
+    screen even when it opens with a placeholder («{role:word} — …» is «Мафия — …»)."""
+    for index, char in enumerate(text):
+        if char.isalpha():
+            return text[:index] + char.upper() + text[index + 1 :]
+        if not char.isspace() and char not in "«\"'(":
+            return text
+    return text
+
+
 def shown(text: str) -> str:
     """``text`` as the screen shows it: without stress marks."""
     return text.replace(STRESS_MARK, "")
@@ -588,7 +599,7 @@ class PhraseBook:
                 text, spoken = self._speak(key, placeholder, _value(key, placeholder, values))
                 texts.append(text)
                 segments.extend(spoken)
-        text = "".join(texts)
+        text = sentence_case("".join(texts))
         return Utterance(key, text, with_pauses(text, segments))
 
     def error(self, code: str, params: Mapping[str, Any] | None = None) -> str:

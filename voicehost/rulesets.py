@@ -101,9 +101,11 @@ def parse(text: str, where: str, phrase_known: Callable[[str], bool] | None = No
     """Read a rule set from YAML text; ``phrase_known`` (when given) checks each phrase key."""
     import yaml  # only when a rule set is read
 
+    from voicehost import yamltext
+
     problems: list[Mistake] = []
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        node = yamltext.compose(text)
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark is not None else 1
         raise RuleSetError(where, [(line, "not_yaml", {"problem": exc.problem})]) from None
@@ -154,7 +156,9 @@ class _Reader:
         if not isinstance(node, yaml.ScalarNode):
             self.fail(node, "single", name=_dot(name, key))
             return None
-        value = yaml.safe_load(node.value) if node.style is None else node.value
+        from voicehost import yamltext
+
+        value = yamltext.plain_value(node.value) if yamltext.is_plain(node) else node.value
         full = _dot(name, key)
         if kind.startswith("choice_or_setting:"):
             allowed = kind.split(":", 1)[1].split(",")
@@ -435,6 +439,7 @@ class _Reader:
             self.fail(steps or node, "no_steps", name="night0.steps")
         got["seating"] = self.optional(s, "seating", "night0", "setting_or_none", None)
         got["morning_phrase"] = self.take(s, "morning", "night0", node, "phrase")
+        got["deal"] = self.optional(s, "deal", "night0", "phrase", "")
         self.leftovers(s, "night0")
 
     def section_night(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -508,6 +513,7 @@ class _Reader:
                     warnings[kind] = warning
         got["speeches"] = speeches
         got["speech_warnings"] = warnings
+        got["vote_question"] = self.optional(s, "vote_question", "day", "phrase", "day.vote_for")
         self.leftovers(s, "day")
 
     def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -517,7 +523,26 @@ class _Reader:
         got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(SCORES))
         got["best_move"] = self.take(s, "best_move", "end", node, "setting_or_bool")
         got["record_preset"] = self.take(s, "record_preset", "end", node, "bool")
+        got["end_cards"] = self.end_cards(s.pop("cards", None), roles)
         self.leftovers(s, "end")
+
+    def end_cards(self, node: Any, roles: dict[Role, RoleSpec]) -> tuple[Role, ...]:
+        """``end.cards``: the cards named when the game is over (default: all but the
+        civilian's, in the order of ``roles``)."""
+        if node is None:
+            return tuple(role for role in roles if role is not Role.CIVILIAN)
+        cards: list[Role] = []
+        for item in self.items(node):
+            role = self.role_name(item, "end.cards")
+            if role is None:
+                continue
+            if role not in roles:
+                self.fail(item, "role_missing", name=f"end.cards {role.value}")
+            elif role in cards:
+                self.fail(item, "twice", name=f"end.cards {role.value}")
+            else:
+                cards.append(role)
+        return tuple(cards)
 
 
 def _setting_known(path: str) -> bool:

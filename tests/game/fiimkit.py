@@ -41,7 +41,9 @@ class FiimTable(Table):
         sheriff: Seat = SHERIFF,
     ) -> None:
         """Night 0: the black team, the Don and the Sheriff enter their seats; every window
-        and the free seating run out."""
+        and the free seating run out. The cards are dealt first (MR 4.3, 4.4)."""
+        if self.phase is Phase.NIGHT0_DEAL:
+            self.end()  # «the cards are dealt»
         for phase, seats in (
             (Phase.NIGHT0_MAFIA, black),
             (Phase.NIGHT0_DON, (don,)),

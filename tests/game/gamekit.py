@@ -65,6 +65,11 @@ def keys(effects: Iterable[Effect]) -> list[str]:
     return [effect.key for effect in effects if isinstance(effect, Say)]
 
 
+def until_cards(said: list[str]) -> list[str]:
+    """The phrase keys ``said`` up to the cards the host opens at the end of a game."""
+    return said[: said.index("game.cards")] if "game.cards" in said else said
+
+
 def params_of(effects: Iterable[Effect], key: str) -> list[dict[str, Any]]:
     """The params of every ``key`` said, in order."""
     return [dict(e.params) for e in effects if isinstance(e, Say) and e.key == key]

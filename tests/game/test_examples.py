@@ -92,6 +92,12 @@ def _score(protocol: dict[str, Any], seat: int) -> dict[str, Any]:
     return next(line for line in protocol["scores"] if line["seat"] == seat)
 
 
+def _verdict(result: ScriptResult, lines: int = 1) -> list[str]:
+    """The last ``lines`` said before the cards are opened at the end."""
+    opened = result.transcript.index("Открываем карты.")
+    return result.transcript[opened - lines : opened]
+
+
 def fiim_black_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
     """§1: black wins at three against three; §7: a best move with no black seat scores 0."""
     assert protocol["winner"] == "black"
@@ -99,7 +105,7 @@ def fiim_black_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
     assert protocol["best_move"] == {"seat": 3, "seats": [1, 6, 7], "black": 0}
     assert [_score(protocol, seat)["total"] for seat in (2, 3, 5)] == [1, 0, 1]
     assert _said(result, "Выставлен один игрок, номер шесть: все голоса против него.") == 1
-    assert result.transcript[-1] == "Игра окончена. Победила мафия!"
+    assert _verdict(result) == ["Игра окончена. Победила мафия!"]
 
 
 def fiim_best_move(result: ScriptResult, protocol: dict[str, Any]) -> None:
@@ -151,7 +157,7 @@ def fiim_team_loss(result: ScriptResult, protocol: dict[str, Any]) -> None:
     assert protocol["winner"] == "red"
     assert protocol["team_loss"] == {"seat": 9, "team": "black", "day": 1, "night": 0,
                                      "phase": "nomination"}  # fmt: skip
-    assert result.transcript[-2:] == [
+    assert _verdict(result, 2) == [
         "По решению судьи команда игрока номер девять получает поражение.",
         "Игра окончена. Победили красные: мирный город!",
     ]
@@ -186,7 +192,7 @@ def city_maniac_wins(result: ScriptResult, protocol: dict[str, Any]) -> None:
     assert _said(result, "Игрок номер два провёл ночь с путаной: сегодня он не голосует.") == 1
     night1 = protocol["nights"][1]
     assert night1["killed"] == 4  # the Maniac's; the mafia's client-blocked shot did not happen
-    assert result.transcript[-1] == "Игра окончена. Маньяк победил в одиночку!"
+    assert _verdict(result) == ["Игра окончена. Маньяк победил в одиночку!"]
     table = protocol_module.to_table(result.protocol, result.host.book)
     assert table.endswith("Победа: маньяк (в одиночку)")
     assert "маньяк: выстрел 7" in table and "убиты: 1, 7" in table
@@ -226,7 +232,13 @@ def test_the_example_plays_to_a_win_without_a_rejected_line(name: str) -> None:
     assert result.errors == []
     assert result.host.over
     assert result.protocol["winner"] in ("red", "black", "maniac")
-    assert result.transcript[-1].startswith("Игра окончена")
+    said = result.transcript
+    opened = said.index("Открываем карты.")  # then each card the rule set names, with its seats
+    assert said[opened - 1].startswith("Игра окончена")
+    roles = {seat["role"] for seat in result.protocol["seats"]} - {"civilian"}
+    assert len(said) - opened - 1 == len(roles)
+    black = [s["seat"] for s in result.protocol["seats"] if s["role"] == "mafia"]
+    assert any(line.startswith("Мафия — игрок") for line in said[opened:]) == bool(black)
     if name in FACTS:
         FACTS[name](result, result.protocol)
 

@@ -17,6 +17,7 @@ from voicehost.game.errors import BadRecord
 from voicehost.game.inputs import EndSpeech, EnterSeats, VoteCount
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.rules import GameRules
+from voicehost.phrases import PhraseBook
 from voicehost.rulesets import engine_for
 
 # ---------------------------------------------------------------- §1 the table (MR 1.1, 1.4)
@@ -63,7 +64,12 @@ def test_mr_1_1_seven_red_three_black_with_a_don_and_a_sheriff() -> None:
 
 def test_mr_5_1_to_5_4_night_0_wakes_black_then_don_then_sheriff_then_free_seating() -> None:
     table = FiimTable()
-    assert keys(table.log) == ["game.start", "fiim.night0_start", "fiim.black_wakes"]
+    # MR 4.3, 4.4: «Наступает ночь. Раздача карт.», and the host waits for the cards
+    assert keys(table.log) == ["game.start", "fiim.deal"]
+    assert table.phase is Phase.NIGHT0_DEAL and table.state.timer is None
+    assert table.prompt.question == "prompt_cards_dealt" and table.prompt.night
+    table.end()  # the cards are dealt
+    assert keys(table.log) == ["game.start", "fiim.deal", "fiim.black_wakes"]
     assert [t.seconds for t in timers(table.log)] == [60]  # MR 5.1: one minute
     table.agree()
     said = table.said()
@@ -112,6 +118,7 @@ def test_mr_5_1_5_2_the_night_0_entries_are_checked(
 
 def test_mr_5_1_the_black_minute_runs_to_its_end_and_waits_for_the_entry() -> None:
     table = FiimTable()
+    table.end()  # the cards are dealt
     table.time_up()  # nothing entered yet: the host must learn the cards
     assert table.phase is Phase.NIGHT0_MAFIA and table.prompt.late
     table.enter(*BLACK)
@@ -185,6 +192,24 @@ def test_mr_7_8_the_vote_follows_the_order_of_nomination_not_seats() -> None:
     assert table.prompt.subject == 9
     table.votes(2)
     assert table.prompt.subject == 3
+
+
+def test_mr_7_9_7_10_the_vote_is_called_in_the_referees_words() -> None:
+    """MR 7.10: hands off the table before the vote; MR 7.9: «Кто за то, чтобы игрок номер N
+    покинул стол?», and «Стоп» ends the vote (not the club's masks and «Раз… два… три!»)."""
+    table = FiimTable()
+    table.agree()
+    table.speeches({1: 9, 2: 3})
+    ru, en = PhraseBook.load("ru"), PhraseBook.load("en")
+    said = [ru.render(e.key, e.params).text for e in table.effects if isinstance(e, Say)]
+    assert said[-2:] == [
+        "Голосование. Кандидаты в порядке выставления: игроки номер девять и три. "
+        "Уберите руки со стола.",
+        "Кто за то, чтобы игрок номер девять покинул стол?… Стоп.",
+    ]
+    assert not any("маски" in line or "Раз…" in line for line in said)
+    english = [en.render(e.key, e.params).text for e in table.effects if isinstance(e, Say)]
+    assert english[-1] == "Who votes for player number nine to leave the table?… Stop."
 
 
 @pytest.mark.parametrize(
@@ -514,3 +539,19 @@ def test_the_prompt_during_a_speech_asks_for_a_nomination_then_nothing() -> None
     assert table.prompt.kind is PromptKind.NONE and table.prompt.speech_running
     table.do(EndSpeech())
     assert (table.prompt.action, table.prompt.seats_min) == ("nominate", 1)
+
+
+def test_mr_4_4_the_black_seats_typed_during_the_deal_end_it() -> None:
+    """A host who types the black team's seats has the cards dealt: the black team is woken
+    and registered at once (so a game journaled before the deal waited replays the same)."""
+    table = FiimTable()
+    effects = table.enter(*BLACK)
+    assert keys(effects) == ["fiim.black_wakes"]
+    assert table.phase is Phase.NIGHT0_MAFIA and table.state.step_entered
+    assert [t.seconds for t in timers(effects)] == [60]
+
+
+def test_mr_4_4_a_resume_during_the_deal_says_the_deal_again() -> None:
+    table = FiimTable()
+    resumed = table.engine.resume_effects(table.state)
+    assert keys(resumed) == ["game.resumed", "fiim.deal"] and not timers(resumed)

@@ -168,6 +168,12 @@ class FiimGame:
                 self.run_out()
             elif phase is Phase.NIGHT0_SEATING:
                 self.run_out()
+            elif phase is Phase.NIGHT0_DEAL:  # the cards are dealt, or typed at once
+                if self.draw.draw(st.booleans()):
+                    self.step(EndSpeech())
+                else:
+                    self.step(EnterSeats(entries[Phase.NIGHT0_MAFIA]))
+                    self.run_out()
             elif phase is Phase.NOMINATION:
                 prompt = self.engine.prompt(self.state)
                 if gone and prompt.action == "nominate":

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 from fiimkit import FiimTable, fiim_settings
-from gamekit import Table, params_of, timers
+from gamekit import Table, params_of, timers, until_cards
 
 from voicehost import config
 from voicehost.game.effects import PromptKind, Say
@@ -56,7 +56,7 @@ def test_mr_1_5_quiet_nights_end_in_a_draw(rule: str, nights: int, expected: str
         table.speeches()  # nobody nominated: nobody leaves
     assert table.state.record["winner"] == expected, rule
     if expected == "draw":
-        assert table.said()[-1] == "fiim.draw" and table.winner is None
+        assert until_cards(table.said())[-1] == "fiim.draw" and table.winner is None
         assert [line["win"] for line in table.state.record["scores"]] == [0] * 10
 
 
@@ -93,12 +93,12 @@ def test_mr_1_4_8_19_1_the_win_and_the_final_minute(
     table.speeches({2: 6})  # a lone nominee: 6 leaves
     table.end()
     table.fiim_night(shots=(Seat(7),) * 3)  # 3 black against 3 red
-    said = table.said()
+    said = until_cards(table.said())
     if final_words:
         assert table.phase is Phase.LAST_WORDS and table.state.current_speaker == 7, rule
         table.foul(Seat(2))  # nothing in that minute changes the result
         table.end()
-        said = table.said()
+        said = until_cards(table.said())
         assert said[-2:] == ["foul.warning", "game.black_wins"], rule
     else:
         assert said[-3:] == ["fiim.morning", "fiim.killed", "game.black_wins"], rule
@@ -405,7 +405,7 @@ def test_mr_10_21_to_10_24_a_team_loss_ends_the_game(
     assert table.reject(TeamLoss(Seat(seat))).code == "team_loss_confirm", rule
     table.do(TeamLoss(Seat(seat), confirmed=True))
     assert table.phase is Phase.GAME_OVER and table.winner is winner, rule
-    assert table.said()[-2:] == ["fiim.team_loss", f"game.{winner.value}_wins"], rule
+    assert until_cards(table.said())[-2:] == ["fiim.team_loss", f"game.{winner.value}_wins"], rule
     assert params_of(table.effects, "fiim.team_loss") == [{"seat": seat}], rule
     scores = {line["seat"]: line for line in table.state.record["scores"]}
     removal = -0.5 if when == "left" else 0.0

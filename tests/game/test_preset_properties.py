@@ -118,7 +118,9 @@ class Game:
                 self.step(Foul(self.pick(self.state.living())))  # type: ignore[arg-type]
                 continue
             prompt = self.engine.prompt(self.state)
-            if prompt.action == "register":
+            if self.state.phase is Phase.NIGHT0_DEAL:  # the cards are dealt (no timer runs)
+                assert self.step(EndSpeech())
+            elif prompt.action == "register":
                 self.register(prompt.seats_max, prompt.role)
             elif prompt.kind is PromptKind.SEATS and prompt.night:
                 self.night_entry(prompt.role, prompt.may_miss)

@@ -3,11 +3,11 @@ parity."""
 
 from __future__ import annotations
 
-from gamekit import Table, keys, make_settings, params_of
+from gamekit import Table, keys, make_settings, params_of, until_cards
 
 from voicehost.game.effects import GameOver, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats
-from voicehost.game.model import Phase, Team
+from voicehost.game.model import Phase, Role, Team
 
 
 def game_over(table: Table) -> list[GameOver]:
@@ -19,6 +19,16 @@ def assert_won(table: Table, team: Team) -> None:
     assert table.winner is team
     assert game_over(table) == [GameOver(team)]
     assert table.state.record["winner"] == team.value
+    said = keys(table.log)
+    opened = said.index("game.cards")  # the cards, after the winner and before nothing else
+    assert said[opened - 1] == f"game.{team.value}_wins"
+    black = sorted(s for s, p in table.state.players.items() if p.role is Role.MAFIA)
+    named = params_of(table.log, "game.card_many") + params_of(table.log, "game.card")
+    assert {"role": "mafia", "seats": tuple(black)} in named or {
+        "role": "mafia", "seat": black[0]} in named  # fmt: skip
+    assert said[opened + 1 :] == ["game.card_many" if len(black) > 1 else "game.card"] + [
+        "game.card"
+    ] * (len(named) - 1)
     assert table.state.timer is None
     assert table.prompt.kind is PromptKind.NONE
     assert table.reject(EndSpeech()).code == "game_over"
@@ -37,7 +47,7 @@ def last_black_standing() -> Table:
 def test_red_wins_when_the_last_black_player_is_voted_out_no_last_words() -> None:
     table = last_black_standing()
     table.day(lambda s: (9,) if s != 9 else (10,), 7)  # 8 at the table: 7 against 9
-    assert keys(table.effects)[-2:] == ["day.leaves", "game.red_wins"]
+    assert until_cards(keys(table.effects))[-2:] == ["day.leaves", "game.red_wins"]
     assert "day.last_words" not in keys(table.effects)
     assert_won(table, Team.RED)
 
@@ -47,7 +57,8 @@ def test_red_wins_when_the_last_black_player_is_killed_at_night() -> None:
     table.day(lambda s: (1,) if s != 1 else (10,), 7)
     table.last_words()
     table.night(shot=9)  # the mafia shoot their own last player
-    assert keys(table.effects)[-3:] == ["morning.killed", "day.leaves", "game.red_wins"]
+    said = until_cards(keys(table.effects))
+    assert said[-3:] == ["morning.killed", "day.leaves", "game.red_wins"]
     assert_won(table, Team.RED)
 
 
@@ -56,7 +67,7 @@ def test_red_wins_when_the_last_black_player_is_disqualified_by_day() -> None:
     table.foul(9)
     table.foul(9)
     effects = table.foul(9)
-    assert keys(effects) == ["foul.disqualified", "game.red_wins"]
+    assert until_cards(keys(effects)) == ["foul.disqualified", "game.red_wins"]
     assert_won(table, Team.RED)
 
 
@@ -66,7 +77,8 @@ def test_red_wins_at_night_when_the_last_black_player_is_disqualified() -> None:
     table.last_words()
     assert table.phase is Phase.NIGHT_MAFIA
     effects = table.foul(9)  # the game is decided: the night does not go on
-    assert keys(effects) == ["morning.city_wakes", "morning.disqualified", "game.red_wins"]
+    said = until_cards(keys(effects))
+    assert said == ["morning.city_wakes", "morning.disqualified", "game.red_wins"]
     assert params_of(effects, "morning.disqualified") == [{"seat": 9, "role": "mafia"}]
     assert_won(table, Team.RED)
     assert table.state.record["nights"][-1]["ended_by_win"] is True
@@ -89,14 +101,14 @@ def test_black_wins_at_parity_after_a_night_kill() -> None:
     table.night(shot=10)  # 2 black, 3 red
     table.last_words()
     table.day(lambda s: (4,) if s != 4 else (7,), 4)  # 4 (Commissar) voted out: 2 against 2
-    assert keys(table.effects)[-2:] == ["day.leaves", "game.black_wins"]
+    assert until_cards(keys(table.effects))[-2:] == ["day.leaves", "game.black_wins"]
     assert_won(table, Team.BLACK)
 
 
 def test_black_wins_at_parity_after_a_kill() -> None:
     table = three_black_four_red()
     table.day(lambda s: (7,) if s != 7 else (8,), 6)  # 7 (Doctor) voted out: 3 against 3
-    assert keys(table.effects)[-2:] == ["day.leaves", "game.black_wins"]
+    assert until_cards(keys(table.effects))[-2:] == ["day.leaves", "game.black_wins"]
     assert_won(table, Team.BLACK)
 
 
@@ -108,7 +120,7 @@ def test_black_wins_at_parity_after_a_night_shot() -> None:
     table.day(lambda s: (6,) if s != 6 else (8,), 7)  # 6 voted out: 3 against 4
     table.last_words()
     table.night(shot=10, check=2, heal=8)
-    assert keys(table.effects)[-4:] == [
+    assert until_cards(keys(table.effects))[-4:] == [
         "morning.killed",
         "morning.commissar_found",
         "day.leaves",
@@ -122,7 +134,7 @@ def test_black_wins_at_parity_after_a_day_disqualification() -> None:
     table.foul(8)
     table.foul(8)
     effects = table.foul(8)
-    assert keys(effects) == ["foul.disqualified", "game.black_wins"]
+    assert until_cards(keys(effects)) == ["foul.disqualified", "game.black_wins"]
     assert_won(table, Team.BLACK)
 
 
@@ -171,7 +183,7 @@ def test_night_0_disqualifications_are_counted_in_the_first_morning() -> None:
     table.foul(1)
     table.foul(2)
     table.register(mafia=(1, 2), commissar=3, doctor=4)
-    assert keys(table.log)[-4:] == [
+    assert until_cards(keys(table.log))[-4:] == [
         "morning.city_wakes",
         "morning.disqualified",
         "morning.disqualified",
@@ -186,5 +198,5 @@ def test_black_can_win_in_the_first_morning_after_night_0_disqualifications() ->
     for seat in (5, 6, 7, 8):
         table.foul(seat)
     table.register(mafia=(1, 2), commissar=3, doctor=4)  # 2 black against 2 red
-    assert keys(table.log)[-2:] == ["morning.disqualified", "game.black_wins"]
+    assert until_cards(keys(table.log))[-2:] == ["morning.disqualified", "game.black_wins"]
     assert_won(table, Team.BLACK)

@@ -17,11 +17,11 @@ LAYERS = {
     "errors": 0,
     "clock": 0,
     "notices": 0,
+    "yamltext": 0,  # a leaf (PyYAML only): config, the books and the rule sets read through it
     "game": 1,
     "ports": 2,
     "clips": 2,
     "rulesets": 2,
-    "yamltext": 2,
     "config": 3,
     "phrases": 3,
     "host": 4,

@@ -36,7 +36,7 @@ def sample_params(
 
 def normalised(text: str) -> str:
     """Letters and digits only, single-spaced: what is heard, not how it is punctuated."""
-    return " ".join(re.sub(r"[^\w]+", " ", text).split())
+    return " ".join(re.sub(r"[^\w]+", " ", text).casefold().split())
 
 
 def shape(book: PhraseBook, key: str, section: str) -> list[tuple[str, str, str]]:

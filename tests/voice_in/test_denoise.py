@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from voicehost.clips import level_dbfs
 from voicehost.voice_in.denoise import noise_spectrum, subtract_noise
-from voicehost.voice_in.rule import decibels
 
 RATE = 16000
 
@@ -31,8 +31,8 @@ def test_the_hiss_between_words_goes_and_the_voice_stays():
     out = subtract_noise(mixed, noise_spectrum(mixed), over=2.0)
 
     assert len(out) == len(mixed) and out.dtype == np.int16
-    assert decibels(out[: RATE // 2]) < decibels(mixed[: RATE // 2]) - 6  # the room: quieter
-    kept = decibels(out[voiced]) - decibels(clean[voiced])
+    assert level_dbfs(out[: RATE // 2]) < level_dbfs(mixed[: RATE // 2]) - 6  # the room: quieter
+    kept = level_dbfs(out[voiced]) - level_dbfs(clean[voiced])
     assert abs(kept) < 1.5  # the voice: as loud as it was
     residual = out[voiced].astype(np.float64) - clean[voiced]
     before = mixed[voiced].astype(np.float64) - clean[voiced]

@@ -106,7 +106,8 @@ def test_a_piece_that_cannot_be_synthesised_is_silent_not_a_crash(tmp_path, capl
     assert "no espeak-ng" in caplog.text
 
 
-def test_phrases_build_fills_the_cache_and_says_how_long(tmp_path, capsys):
+def test_phrases_build_fills_the_cache_and_says_how_long(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
     config = write_config(tmp_path, tmp_path / "cache")
     started = time.perf_counter()
     assert main(["--config", str(config), "phrases", "build"]) == 0
@@ -118,3 +119,32 @@ def test_phrases_build_fills_the_cache_and_says_how_long(tmp_path, capsys):
     assert main(["--config", str(config), "phrases", "build"]) == 0
     assert "синтезировано сейчас — 0," in capsys.readouterr().out
     assert took < 30
+
+
+def test_a_build_after_a_full_build_says_the_same_and_one_after_a_change_does_the_work(
+    tmp_path, capsys, monkeypatch
+):
+    """The stamp of a full cache: the next build says what the last one said; a deleted cache
+    file or a changed setting makes the build look (and synthesise) again."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home-cache"))
+    config = write_config(tmp_path, tmp_path / "cache")
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "phrases", "build"]) == 0  # finds all: stamps it
+    found = capsys.readouterr().out
+    assert "синтезировано сейчас — 0," in found
+    assert list((tmp_path / "home-cache" / "voicehost").glob("build-*.json"))
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert capsys.readouterr().out == found
+    files = sorted((tmp_path / "cache").glob("*.wav"))
+    files[0].unlink()
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert "синтезировано сейчас — 1," in capsys.readouterr().out
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert "синтезировано сейчас — 0," in capsys.readouterr().out
+    files[1].write_bytes(files[1].read_bytes()[:100])  # damaged in place
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert "синтезировано сейчас — 1," in capsys.readouterr().out
+    write_config(tmp_path, tmp_path / "cache", "  rate: 151\n")
+    assert main(["--config", str(config), "phrases", "build"]) == 0
+    assert "синтезировано сейчас — 0," not in capsys.readouterr().out  # another voice: all anew

@@ -17,7 +17,6 @@ import argparse
 import contextlib
 import dataclasses
 import json
-import math
 import os
 import shutil
 import tempfile
@@ -170,14 +169,13 @@ def _device_name(sd: Any, device: int | str | None, kind: str) -> str:
 
 
 def dbfs(samples: Any) -> float:
-    """Root-mean-square level of int16 samples, in dB below full scale."""
+    """Root-mean-square level of int16 samples, in dB below full scale (``FLOOR_DBFS`` for
+    digital silence)."""
     import numpy as np
 
-    values = np.asarray(samples, dtype=np.float64).reshape(-1) / 32768.0
-    if values.size == 0:
-        return -math.inf
-    rms = float(np.sqrt(np.mean(values**2)))
-    return 20 * math.log10(rms) if rms > 0 else -math.inf
+    from voicehost.clips import level_dbfs
+
+    return level_dbfs(np.asarray(samples, dtype=np.int16))
 
 
 # --------------------------------------------------------------------------- checks
@@ -265,13 +263,15 @@ def _check_microphone(settings: Settings, options: Options) -> Finding:
             _say(settings, "mic_failed", device=device_name, library=_short(exc)),
             fix_mic,
         )
+    from voicehost.clips import FLOOR_DBFS
+
     level = dbfs(samples)
     heard = _say(
         settings,
         "mic_heard",
         device=device_name,
         seconds=f"{MIC_SECONDS:.0f}",
-        level=_say(settings, "no_signal") if math.isinf(level) else f"{level:.0f} dBFS",
+        level=_say(settings, "no_signal") if level <= FLOOR_DBFS else f"{level:.0f} dBFS",
     )
     if level < SILENT_DBFS:
         return Finding(

@@ -24,12 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 from voicehost import config
 from voicehost.cli.texts import text
+from voicehost.clips import level_dbfs
 from voicehost.clock import FakeClock, MonotonicClock
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.voice_in.microphone import AudioBlock, AudioSource, MicrophoneSource, wav_source
 from voicehost.voice_in.models import find_model, install_hint
-from voicehost.voice_in.rule import Decision, Verdict, decibels
+from voicehost.voice_in.rule import Decision, Verdict
 from voicehost.voice_in.takes import LabelledTake, Tally, read_takes, score
 from voicehost.voice_in.vosk_listener import (
     AudioDropped,
@@ -409,7 +410,7 @@ class LevelMeter:
 
     def blocks(self) -> Iterator[AudioBlock]:
         for block in self.source.blocks():
-            self._loudest = max(self._loudest, decibels(block.samples))
+            self._loudest = max(self._loudest, level_dbfs(block.samples))
             yield block
 
     def take(self) -> float:

@@ -20,11 +20,13 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from voicehost import config
 from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
+
+if TYPE_CHECKING:
+    from voicehost.config import Settings
 
 
 def register(subparsers: Any) -> None:
@@ -74,10 +76,17 @@ def register(subparsers: Any) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     """Fill the cache for the configured language and voice; report what it did and how long."""
-    from voicehost.phrases import PhraseBook
+    from voicehost.voice_out import buildstamp
+
+    config_file = buildstamp.config_file(args.config)
+    said = buildstamp.still_built(config_file)
+    if said is not None:  # nothing changed since a build that found everything there
+        print(said)
+        return 0
+    from voicehost.phrases import DEFAULT_PHRASES_DIR, PhraseBook
     from voicehost.voice_out.cache import PrepareReport, settings_cache
 
-    settings = config.load(args.config)
+    settings = load_settings(args.config)
     book = PhraseBook.load(settings.language)
     if settings.voice.engine == "text":
         print(book.screen("phrases_text_engine"))
@@ -86,10 +95,22 @@ def run_build(args: argparse.Namespace) -> int:
         from voicehost.voice_out.speech import speech_library
 
         report = speech_library(settings).prepare(book.all_segments())
-    else:  # every piece from the cache: checked by its headers, numpy never imported
-        pieces = [segment.text for segment in book.all_segments()]
-        report = PrepareReport(len(pieces), 0, settings_cache(settings).fill(pieces))
-    print(report.said(book))
+        print(report.said(book))
+        return 0
+    # every piece from the cache: checked by its headers, numpy never imported
+    pieces = [segment.text for segment in book.all_segments()]
+    cache = settings_cache(settings)
+    report = PrepareReport(len(pieces), 0, cache.fill(pieces))
+    said = report.said(book)
+    print(said)
+    if report.build is not None and report.build.rendered == 0:
+        read = [DEFAULT_PHRASES_DIR / f"{settings.language}.yaml"]
+        if settings.rules.file:
+            read.append(settings.path(settings.rules.file))
+        found = {cache.path_for(text) for text in pieces}
+        buildstamp.keep(config_file, read, sorted(found), said)
+    else:
+        buildstamp.forget(config_file)
     return 0
 
 
@@ -98,7 +119,7 @@ def run_check(args: argparse.Namespace) -> int:
     from voicehost.phrases import PhraseBook
     from voicehost.voice_out.voicepack import VoicePack, check_pack
 
-    settings = config.load(args.config)
+    settings = load_settings(args.config)
     book = PhraseBook.load(settings.language)
     pack = VoicePack.load(args.pack)
     phrase_keys = book.keys()
@@ -109,7 +130,7 @@ def run_check(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
-def pack_extras(pack: Any, book: Any, settings: config.Settings) -> list[str]:
+def pack_extras(pack: Any, book: Any, settings: Settings) -> list[str]:
     """What each table size lacks, the rewordings since recording, the total duration."""
     from voicehost.voice_out.recording import (
         TABLE_SIZES,
@@ -189,7 +210,7 @@ def run_record(args: argparse.Namespace) -> int:
     )
     from voicehost.voice_out.speech import speech_library
 
-    settings = config.load(args.config)
+    settings = load_settings(args.config)
     folder = args.pack or (settings.path(settings.voice.pack) if settings.voice.pack else None)
     if folder is None:
         raise VoicehostError(
@@ -282,7 +303,7 @@ def run_export(args: argparse.Namespace) -> int:
     from voicehost.voice_out.voicepack import export_pack
 
     count = export_pack(args.pack, args.zip)
-    book = PhraseBook.load(config.load(args.config).language)
+    book = PhraseBook.load(load_settings(args.config).language)
     print(book.screen("files_written", {"count": count, "path": args.zip}))
     return 0
 
@@ -293,6 +314,13 @@ def run_import(args: argparse.Namespace) -> int:
     from voicehost.voice_out.voicepack import import_pack
 
     count = import_pack(args.zip, args.pack, replace=args.replace)
-    book = PhraseBook.load(config.load(args.config).language)
+    book = PhraseBook.load(load_settings(args.config).language)
     print(book.screen("files_imported", {"count": count, "path": args.pack}))
     return run_check(argparse.Namespace(config=args.config, pack=args.pack))
+
+
+def load_settings(path: str | None) -> Settings:
+    """config.yaml's settings (the loader is imported here: a warm build needs none)."""
+    from voicehost import config
+
+    return config.load(path)

@@ -253,6 +253,7 @@ def describe(ruleset: Any) -> list[str]:
             draw_after=ruleset.draw_after,
             scores=ruleset.scores,
             best_move=ruleset.best_move,
+            cards=", ".join(role.value for role in ruleset.end_cards) or "—",
         )
     )
     return lines

@@ -181,7 +181,16 @@ class Engine:
         return state, out
 
     def _start_night0(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.deal and not self.rules.acquaintance:
+            # «Наступает ночь. Раздача карт.» (MR 4.3, 4.4): the host waits for the cards
+            state.phase = Phase.NIGHT0_DEAL
+            out.append(Say(self.ruleset.deal))
+            return
         out.append(Say(self.ruleset.night0_opening))
+        self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
+
+    def _cards_dealt(self, state: GameState, out: list[Effect]) -> None:
+        """The cards are dealt (`.`, or the black team typing its seats): the first wake."""
         self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
     def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
@@ -265,6 +274,19 @@ class Engine:
             )
         if phase is Phase.NIGHT0_SEATING:  # nothing to enter: the morning comes by the clock
             return Prompt(PromptKind.NONE, night=True, question="prompt_free_seating")
+        if phase is Phase.NIGHT0_DEAL:  # `.` once dealt, or the black team's seats at once
+            first = self.ruleset.night0_steps[0]
+            count = self._registered_count(first)
+            return Prompt(
+                PromptKind.SEATS,
+                count,
+                count,
+                speech_running=True,
+                night=True,
+                role=first.role.value,
+                action="register",
+                question="prompt_cards_dealt",
+            )
         if phase is Phase.GAME_OVER:
             return Prompt(PromptKind.NONE, question="prompt_game_over")
         if phase is Phase.NOMINATION:
@@ -341,15 +363,15 @@ class Engine:
         room = self._nomination_limit(state) - already
         if room <= 0:
             return None
+        owed = not state.speech_running and not already  # the speech is over, no name yet
         return Prompt(
             PromptKind.SEATS,
             0 if already or state.speech_running else 1,
             room,
             subject=speaker,
             speech_running=state.speech_running,
-            late=not state.speech_running and not already,
             action="nominate",
-            question="prompt_nominate",
+            question="prompt_nomination_required" if owed else "prompt_nominate",
         )
 
     def _registered_count(self, step: NightStep) -> int:
@@ -369,14 +391,20 @@ class Engine:
             out.append(Say(found[0].wake))
         elif phase is Phase.NIGHT0_SEATING:
             out.append(Say("fiim.free_seating"))
+        elif phase is Phase.NIGHT0_DEAL:
+            out.append(Say(self.ruleset.deal))
         elif phase is Phase.THIRD_VOTE and state.vote_settling is None:
             out.extend(self._third_vote_question(state, again=False))
         elif phase is Phase.VOTE and state.vote_settling is None:
             if len(state.candidates) > 1:  # the table is reminded whom it votes on
                 out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
-            out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
+            out.append(
+                Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
+            )
         elif phase is Phase.DISCUSSION:
             out.append(self._discussion_phrase())
+        elif self._owes_nomination(state):
+            out.append(Say("day.nomination_required", {"seat": state.current_speaker}))
         elif state.current_speaker is not None and state.speech_running:
             seat = state.current_speaker
             kind = state.timer.kind if state.timer is not None else TimerKind.NOMINATION_SPEECH
@@ -391,12 +419,34 @@ class Engine:
             out.append(self.timer_effect(timer))
         return out
 
+    def after_undo(self, before: GameState, after: GameState) -> list[Say]:
+        """What the table hears after an undo that gave the floor back to another player (it
+        had heard «Слово игроку номер два»): whose the floor is, and a nomination still owed."""
+        speaker = after.current_speaker
+        if after.phase.is_night or speaker is None or speaker == before.current_speaker:
+            return []
+        said = [Say("day.floor_back", {"seat": speaker})]
+        if self._owes_nomination(after):
+            said.append(Say("day.nomination_required", {"seat": speaker}))
+        return said
+
+    def _owes_nomination(self, state: GameState) -> bool:
+        """The club's speaker whose speech is over has still to name a candidate."""
+        speaker = state.current_speaker
+        return (
+            state.phase is Phase.NOMINATION
+            and self.ruleset.nominations != "in_own_speech_one"
+            and speaker is not None
+            and not state.speech_running
+            and not state.nominations.get(speaker)
+        )
+
     def repeat_question(self, state: GameState) -> Say | None:
         """The vote's question again (after an undone count, so that hands go up again)."""
         if state.vote_settling is not None:
             return None
         if state.phase is Phase.VOTE:
-            return Say("day.vote_for", {"seat": state.candidates[state.vote_index]})
+            return Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
         if state.phase is Phase.THIRD_VOTE:
             return self._third_vote_question(state, again=True)[-1]
         return None
@@ -494,6 +544,9 @@ class Engine:
         self._end_speech(state, out)
 
     def _on_end_speech(self, state: GameState, event: EndSpeech, out: list[Effect]) -> None:
+        if state.phase is Phase.NIGHT0_DEAL:  # «the cards are dealt»
+            self._cards_dealt(state, out)
+            return
         if state.vote_settling is not None:  # "the count is right": go on at once
             self._stop_timer(state, out)
             self._settled(state, out)
@@ -525,7 +578,10 @@ class Engine:
             self._next_nomination_speaker(state, out)  # nominating is a choice, not a duty
         elif speaker is not None and state.nominations.get(speaker):
             self._next_nomination_speaker(state, out)
-        # otherwise the speaker's nominations are still to be entered (see prompt()).
+        elif speaker is not None:
+            # The club's rules: nominating nobody is not allowed. The speech is over (time, or
+            # «спасибо» before a name): the table hears that a candidate is still owed.
+            out.append(Say("day.nomination_required", {"seat": speaker}))
 
     # ------------------------------------------------------------------ seats
 
@@ -544,6 +600,8 @@ class Engine:
         return seen
 
     def _on_seats(self, state: GameState, event: EnterSeats, out: list[Effect]) -> None:
+        if state.phase is Phase.NIGHT0_DEAL:  # the black team typing its seats: dealt
+            self._cards_dealt(state, out)
         phase = state.phase
         found = self._step(phase)
         if found is not None:
@@ -805,9 +863,17 @@ class Engine:
 
     # ------------------------------------------------------------------ morning
 
+    @staticmethod
+    def _dawn(state: GameState) -> None:
+        """The town wakes: the morning belongs to the next day. Night N lies between day N and
+        day N+1; whatever happens from «Город просыпается» on (the victim's last minute, a foul
+        in it, the day's speeches) is day N+1's, on the screen and in the protocol."""
+        state.day += 1
+
     def _first_morning(self, state: GameState, out: list[Effect]) -> None:
         """After night 0: every card is known; who left during it is told; the first day."""
         state.timer = None
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         for player in state.players.values():
             if player.role is None:
@@ -848,6 +914,7 @@ class Engine:
         """The morning's resolvers in the rule set's order: who left for a foul, the night's
         kills (after blocks and heals), the public word of a check."""
         state.timer = None
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         actions = state.night_actions
         killed: list[Seat] = []
@@ -1149,7 +1216,29 @@ class Engine:
             state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
         key = {Team.RED: "game.red_wins", Team.BLACK: "game.black_wins"}.get(winner)
         out.append(Say(key or "city.maniac_wins"))
+        self._announce_cards(state, out)
         out.append(GameOver(winner))
+
+    def _announce_cards(self, state: GameState, out: list[Effect]) -> None:
+        """The game is over: the host names the cards the rule set lists (``end.cards``), each
+        with every seat that held it, as clubs open the cards at the end."""
+        named: list[tuple[Role, tuple[Seat, ...]]] = []
+        for role in self.cards_at_end():
+            seats = tuple(s for s, p in sorted(state.players.items()) if p.role is role)
+            if seats:
+                named.append((role, seats))
+        if not named:
+            return
+        out.append(Say("game.cards"))
+        for role, seats in named:
+            if len(seats) == 1:
+                out.append(Say("game.card", {"role": role.value, "seat": seats[0]}))
+            else:
+                out.append(Say("game.card_many", {"role": role.value, "seats": seats}))
+
+    def cards_at_end(self) -> tuple[Role, ...]:
+        """The cards named when the game is over, in the rule set's order: those in play."""
+        return tuple(role for role in self.ruleset.end_cards if self.enabled(role))
 
     def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
         """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which
@@ -1174,18 +1263,20 @@ class Engine:
         if self.ruleset.scores == "fiim":
             state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
         out.append(Say("fiim.draw", {"nights": limit}))
+        self._announce_cards(state, out)
         out.append(GameOver(None))
         return True
 
     # ------------------------------------------------------------------ day
 
     def _open_day(self, state: GameState, phase: Phase) -> None:
-        """A new day in ``phase``: no nominations or candidates yet, the first vote, and its
-        record."""
-        state.day += 1
+        """Today (``_dawn`` counted it) opens in ``phase``: no nominations or candidates yet,
+        the first vote, and its record."""
         state.phase = phase
         state.nominations = {}
         state.candidates = []
+        state.vote_counts = {}  # yesterday's counts are not today's candidates'
+        state.vote_index = 0
         state.vote_round = 1
         state.record["days"] = [
             *state.record["days"],
@@ -1417,7 +1508,7 @@ class Engine:
             self._finish_vote(state, out)
             return
         out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
-        out.append(Say("day.vote_for", {"seat": state.candidates[0]}))
+        out.append(Say(self.ruleset.vote_question, {"seat": state.candidates[0]}))
 
     def _vote_room(self, state: GameState) -> int:
         voters = len(self._voters(state))
@@ -1450,7 +1541,9 @@ class Engine:
         out.append(Say("day.vote_result", {"seat": candidate, "votes": count}))
         state.vote_index += 1
         if state.vote_index < len(state.candidates) - 1:
-            out.append(Say("day.vote_for", {"seat": state.candidates[state.vote_index]}))
+            out.append(
+                Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
+            )
             return
         if self._rest_to_last():
             # MR 7.8 to 7.13: anyone may vote against anyone; the votes not cast go to the
@@ -1474,7 +1567,7 @@ class Engine:
             state.vote_counts[moved_to] += 1
             remainder -= 1
         state.vote_counts[last] = remainder
-        out.append(Say("day.vote_for", {"seat": last}))
+        out.append(Say(self.ruleset.vote_question, {"seat": last}))
         out.append(Say("day.vote_result", {"seat": last, "votes": remainder}))
         if moved_to is not None:
             votes = state.vote_counts[moved_to]
@@ -1832,8 +1925,10 @@ class Engine:
 
     @staticmethod
     def _vote_decided(state: GameState) -> bool:
-        """The day's result is known: counted and pausing, or its last words (MR 9.8)."""
-        return state.vote_settling is not None or state.phase is Phase.LAST_WORDS
+        """The day's result is known: counted and pausing, or its last words (MR 9.8). The
+        morning's last words open a day whose vote is still to come."""
+        evening = state.phase is Phase.LAST_WORDS and state.after_last_words != "day"
+        return state.vote_settling is not None or evening
 
     @staticmethod
     def _leaving(state: GameState) -> list[Seat]:
@@ -1856,20 +1951,13 @@ class Engine:
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A departure at night decided the game: the town wakes now and hears it."""
         self._stop_timer(state, out)
+        self._dawn(state)
         out.append(Say(self.ruleset.morning_phrase))
         self._announce_left_at_night(state, out)
-        removed = list(state.night_actions.disqualified)
-        if self.ruleset.night_record == "shots_checks":
-            state.record["nights"].append(
-                {"night": state.night, "disqualified": removed, "killed": None,
-                 "ended_by_win": True}
-            )  # fmt: skip
-        else:
-            state.record["nights"].append(
-                {"night": state.night, "shot": None, "check": None, "check_found_mafia": None,
-                 "check_announced": False, "heal": None, "saved": False, "killed": None,
-                 "disqualified": removed, "ended_by_win": True}
-            )  # fmt: skip
+        # the night as it was entered up to here (a shot entered is kept, not a miss); nothing
+        # of it was carried out: nobody was killed, healed or told
+        self._record_night(state, [])
+        state.record["nights"][-1]["ended_by_win"] = True
         state.night_actions = NightActions()
         self._announce_winner(state, out)
 

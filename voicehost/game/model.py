@@ -46,6 +46,7 @@ class Phase(StrEnum):
     NIGHT0_MANIAC = "night0_maniac"
     NIGHT0_IMMORTAL = "night0_immortal"
     NIGHT0_SEATING = "night0_seating"  # FIIM: free seating before the first morning
+    NIGHT0_DEAL = "night0_deal"  # FIIM: the cards are dealt at night (MR 4.3, 4.4)
     DISCUSSION = "discussion"
     NOMINATION = "nomination"
     DEFENCE = "defence"

@@ -118,6 +118,14 @@ class RuleSet:
     speech_warnings: dict[str, str] = field(default_factory=dict)
     composition: dict[int, dict[Role, int]] = field(default_factory=dict)
     source: str = ""
+    # the cards the host names aloud and on the screen when the game is over, in this order
+    # (``end.cards``; a file without it: every card but the civilian's)
+    end_cards: tuple[Role, ...] = ()
+    # night 0 opens with the deal (``night0.deal``: its phrase): the host waits until the cards
+    # are dealt (`.`, or the black team's seats typed) before the first wake; "" : no deal
+    deal: str = ""
+    # the vote's question for each candidate (``day.vote_question``)
+    vote_question: str = "day.vote_for"
 
     def spec(self, role: Role) -> RoleSpec:
         return self.roles[role]

@@ -470,11 +470,14 @@ class Host:
             return False
         if self._journal is not None:
             self._journal.append_undo(source)
+        before = self.state
         self.state = self._take_back()
         undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
         self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self._sync_timer_after_undo()
         self.screen.message(self.book.error("undone"))
+        for said in self.engine.after_undo(before, self.state):  # the floor went back
+            self._say(said.key, dict(said.params))
         self._ask_vote_again()
         return True
 
@@ -684,6 +687,10 @@ class Host:
         ``feed`` (a script) it runs in lockstep: it never waits, takes posted commands first and
         then the feed's next, and returns when the feed has none left.
         """
+        # What start() or resume() said is on the screen before the first wait (up to a
+        # quarter of a second without a command): the table sees the first announcement as
+        # it hears it.
+        self._idle(on_idle)
         while not self.over and not self.quit:
             command: Command | None = None
             if feed is None:
@@ -706,11 +713,15 @@ class Host:
             self.process_due()
             if self._journal is not None and not self._journal.saving:
                 self._journal.retry()
-            if on_idle is not None:
-                on_idle()
-            for hook in list(self.events.on_idle):  # a hook may remove itself
-                hook()
-            self.screen.refresh()
+            self._idle(on_idle)
+
+    def _idle(self, on_idle: Callable[[], None] | None) -> None:
+        """The view's and the hooks' turn after a command or a tick, then the screen's."""
+        if on_idle is not None:
+            on_idle()
+        for hook in list(self.events.on_idle):  # a hook may remove itself
+            hook()
+        self.screen.refresh()
 
     # ------------------------------------------------------------------ effects
 

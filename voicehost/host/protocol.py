@@ -284,6 +284,8 @@ def _night_lines(night: NightRecord, say: Say, fiim: bool) -> list[str]:
         if night.get("killed") is not None:
             lines.append("  " + say("killed", seat=night["killed"]))
         lines.extend(_more_roles_lines(night, say))
+        if night.get("ended_by_win"):
+            lines.append("  " + say("ended_by_win"))
     if night.get("disqualified"):
         key = "removed" if fiim else "disqualified"
         lines.append("  " + say(key, seats=_seats(night["disqualified"])))
@@ -316,7 +318,10 @@ def _fiim_night_lines(night: NightRecord, say: Say) -> list[str]:
     )
     killed = night.get("killed")
     lines = ["  " + say("shots", shots=entered or "—")]
-    lines.append("  " + (say("killed", seat=killed) if killed is not None else say("miss")))
+    if night.get("ended_by_win"):
+        lines.append("  " + say("ended_by_win"))
+    else:
+        lines.append("  " + (say("killed", seat=killed) if killed is not None else say("miss")))
     for who, yes, no in (("don", "sheriff", "not_sheriff"), ("sheriff", "black", "red")):
         check = night.get(f"{who}_check")
         found = night.get("don_found_sheriff" if who == "don" else "sheriff_found_black")

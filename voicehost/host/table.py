@@ -34,7 +34,7 @@ class SeatView:
     seat: int
     left: bool
     fouls: int
-    card: str | None = None  # the role, at the end of the game only
+    card: str | None = None  # the role, at the end of the game only (those the host names)
     name: str | None = None  # the player's name, when the host gave one (host/names.py)
 
 
@@ -219,13 +219,14 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
                 hidden_left.add(event.seat)
             elif isinstance(event, Remove | TeamLoss):
                 hidden_left.add(event.seat)
+    shown_cards = host.engine.cards_at_end() if over else ()  # the cards the host names
     seats = []
     for seat, player in sorted(state.players.items()):
         left = not player.alive
         if seat in hidden_left and player.left_how in ("disqualified", "removed"):
             left = False
         fouls = max(0, player.fouls - hidden_fouls.get(seat, 0))
-        card = player.role.value if over and player.role is not None else None
+        card = player.role.value if player.role in shown_cards else None
         seats.append(SeatView(int(seat), left, fouls, card, host.names.get(seat)))
     return tuple(seats)
 

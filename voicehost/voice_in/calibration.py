@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from voicehost.clips import frame_levels_dbfs, power_dbfs
 from voicehost.voice_in.takes import Tally
 
 ROOM_PERCENTILE = 20
@@ -44,13 +45,7 @@ MIN_TAKES_WITHOUT = 2
 
 def frame_levels(samples: np.ndarray, sample_rate: int) -> np.ndarray:
     """Loudness (dBFS) of each 30 ms frame of int16 samples."""
-    size = max(1, round(sample_rate * FRAME_SECONDS))
-    whole = len(samples) // size * size
-    if whole == 0:
-        return np.full(1, -120.0)
-    frames = samples[:whole].astype(np.float64).reshape(-1, size)
-    rms = np.sqrt(np.mean(frames * frames, axis=1)) / 32768.0
-    return 20.0 * np.log10(np.maximum(rms, 1e-6))
+    return frame_levels_dbfs(samples, round(sample_rate * FRAME_SECONDS))
 
 
 def noise_floor(samples: np.ndarray, sample_rate: int) -> float:
@@ -71,8 +66,7 @@ def speech_level(levels: Sequence[float]) -> float | None:
     signal-to-noise ratio is measured; None if there were none."""
     if not levels:
         return None
-    power = np.mean(10.0 ** (np.asarray(levels, dtype=np.float64) / 10.0))
-    return float(10.0 * np.log10(max(float(power), 1e-12)))
+    return power_dbfs(float(np.mean(10.0 ** (np.asarray(levels, dtype=np.float64) / 10.0))))
 
 
 @dataclass(frozen=True)

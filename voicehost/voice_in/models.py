@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import shutil
 import struct
-import urllib.error
-import urllib.request
 import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -168,6 +166,9 @@ def fetch(
 
 
 def _download(url: str, part: Path, size: int, progress: Progress | None, timeout: float) -> None:
+    import urllib.error  # only here: a game's start needs no HTTP client (about 60 ms)
+    import urllib.request
+
     have = part.stat().st_size if part.exists() else 0
     request = urllib.request.Request(url, headers={"User-Agent": "voicehost"})
     if have:

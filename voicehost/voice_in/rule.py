@@ -524,11 +524,3 @@ def _fold_vowels(key: str) -> str:
 
 SHARED_RUN = 3
 """Fillers sharing this many sounds in a row (vowels alike) with a stop word are refused."""
-
-
-def decibels(samples: np.ndarray) -> float:
-    """Loudness of int16 samples in dBFS (-120 for digital silence)."""
-    if samples.size == 0:
-        return -120.0
-    rms = math.sqrt(float(np.mean(samples.astype(np.float64) ** 2))) / 32768.0
-    return 20.0 * math.log10(max(rms, 1e-6))

@@ -23,6 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
+from voicehost.clips import level_dbfs
 from voicehost.errors import MissingDependency, VoicehostError
 from voicehost.voice_in.rule import Frame
 
@@ -166,19 +167,11 @@ class FrameMeter:
                     start=start,
                     end=start + size / self.sample_rate,
                     speech=probability >= self.threshold,
-                    level_db=frame_level(chunk),
+                    level_db=level_dbfs(chunk),
                 )
             )
         self._done += whole
         return frames
-
-
-def frame_level(samples: np.ndarray) -> float:
-    """Loudness of int16 samples in dBFS (-120 for digital silence)."""
-    if samples.size == 0:
-        return -120.0
-    rms = float(np.sqrt(np.mean(samples.astype(np.float64) ** 2))) / 32768.0
-    return 20.0 * float(np.log10(max(rms, 1e-6)))
 
 
 DetectorFactory = Callable[[], VoiceDetector]

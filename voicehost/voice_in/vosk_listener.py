@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from voicehost.clips import power_dbfs
 from voicehost.errors import MissingDependency
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_in.denoise import FRAME, noise_spectrum, subtract_noise
@@ -563,7 +564,7 @@ class VoskListener:
             return False
         frames = self._audio[:whole].astype(np.float64).reshape(-1, size)
         power = np.mean(frames**2, axis=1) / 32768.0**2
-        room = 10.0 * np.log10(max(float(np.percentile(power, 20)), 1e-12))
+        room = power_dbfs(float(np.percentile(power, 20)))
         return self.rule.speaker_level() - room < self.tuning.denoise_below_db
 
     def _without_noise(self, first: int, last: int) -> np.ndarray:

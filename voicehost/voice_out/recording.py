@@ -31,7 +31,14 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from voicehost.clips import Clip, loudness_dbfs, normalise, window_levels_dbfs
+from voicehost.clips import (
+    FLOOR_DBFS,
+    Clip,
+    level_dbfs,
+    loudness_dbfs,
+    normalise,
+    window_levels_dbfs,
+)
 from voicehost.errors import VoicehostError
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Segment
@@ -356,7 +363,7 @@ def capture_take(reader: SampleReader, max_seconds: float) -> Clip | None:
         history.append(block)
         history = history[-(pre_roll + 3) :]
         waited += 1
-        loud_run = loud_run + 1 if _level(block) > ONSET_DBFS else 0
+        loud_run = loud_run + 1 if level_dbfs(block) > ONSET_DBFS else 0
         if loud_run >= 3:
             break
         if waited * WINDOW_SECONDS > WAIT_SECONDS:
@@ -368,14 +375,9 @@ def capture_take(reader: SampleReader, max_seconds: float) -> Clip | None:
     while quiet < end_quiet and len(taken) < limit:
         block = reader.read(window)
         taken.append(block)
-        quiet = quiet + 1 if _level(block) <= ONSET_DBFS else 0
+        quiet = quiet + 1 if level_dbfs(block) <= ONSET_DBFS else 0
     samples = np.concatenate(taken).astype(np.float32) / 32768.0
     return Clip(samples, rate)
-
-
-def _level(block: np.ndarray) -> float:
-    energy = float(np.mean((block.astype(np.float64) / 32768.0) ** 2)) if len(block) else 0.0
-    return 10 * np.log10(energy) if energy > 0 else float("-inf")
 
 
 @dataclass(frozen=True)
@@ -386,7 +388,7 @@ class TakeResult:
     refusal: str | None
     """In English; ``phrase`` names the book's ``screen`` text saying it with ``params``."""
     seconds: float = 0.0
-    loudness_dbfs: float = float("-inf")
+    loudness_dbfs: float = FLOOR_DBFS
     phrase: str = ""
     params: tuple[tuple[str, object], ...] = ()
 
@@ -454,7 +456,7 @@ def assess_take(take: Clip | None, slot: float, target_dbfs: float) -> TakeResul
 
 def trim_to_speech(take: Clip) -> tuple[Clip, float]:
     """The take cut to its speech, and the noise floor (dBFS) the cut was judged against."""
-    levels = np.maximum(window_levels_dbfs(take, WINDOW_SECONDS), -120.0)
+    levels = window_levels_dbfs(take, WINDOW_SECONDS)
     floor = float(np.percentile(levels, 10))
     threshold = max(floor + 12.0, -50.0)
     loud = np.flatnonzero(levels > threshold)

@@ -24,8 +24,8 @@ from typing import Any, Protocol
 
 from voicehost.config import Settings
 from voicehost.game.effects import Private, PrivateKind, PromptKind
-from voicehost.game.inputs import EnterSeats
-from voicehost.game.model import Role, Seat
+from voicehost.game.inputs import EndSpeech, EnterSeats
+from voicehost.game.model import Phase, Role, Seat
 from voicehost.host.actions import Action, command_for
 from voicehost.host.commands import Command, Name, Source, Submit
 from voicehost.host.loop import Host
@@ -399,6 +399,8 @@ class WebFace:
         host = self.host
         if deal is None or deal.next_seat() is not None or host.state is None:
             return
+        if host.state.phase is Phase.NIGHT0_DEAL:  # the phone has dealt: «the cards are dealt»
+            host.handle(Submit(EndSpeech(), SOURCE))
         prompt = host.prompt()
         role = prompt.role
         if prompt.action != "register" or role is None or role in deal.entered:
