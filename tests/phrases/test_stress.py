@@ -165,7 +165,7 @@ VOWELS = "аеёиоуыэюя"
 #: espeak-ng's Russian vowel phonemes; ``@-`` is the short schwa it puts inside «гр», «др», not a
 #: syllable of its own.
 PHONEME_VOWELS = frozenset("aAoOuUeEiIyYV@8")
-UNSTRESSED = ("за", "по", "без", "у")
+UNSTRESSED = ("за", "по", "без", "у", "со")
 """The prepositions espeak-ng stresses on its own («за́ столом», «у́ вас»): the book says them
 unstressed (``pronounce:``)."""
 PREPOSITIONS = frozenset((
