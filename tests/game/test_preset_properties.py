@@ -10,7 +10,7 @@ import os
 
 import pytest
 from gamekit import make_settings
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from voicehost.config import with_preset
@@ -159,11 +159,19 @@ class Game:
         holder_left = (
             role is not None and role != Role.MAFIA.value and not state.role_alive(Role(role))
         )
-        if holder_left:
-            # A fair night calls the step, but nobody may act in it (the club skips the step of
-            # a role that has left; one whose holder left during it is just let run out).
-            if self.engine.ruleset.call_departed:
-                assert not self.step(EnterSeats((living[0],)))
+        black_left = role == Role.MAFIA.value and not self.engine.living_of(state, Team.BLACK)
+        if holder_left or black_left:
+            # A fair night calls the step, and takes an entry there as a living role's step
+            # would (the same feedback), but drops it: nobody who has left acts. (The club skips
+            # the step of a role that has left; one whose holder left during it runs out.)
+            if self.engine.ruleset.call_departed and self.draw.draw(st.booleans()):
+                before = dataclasses.replace(state.night_actions)
+                assert self.step(EnterSeats((living[0],)))
+                after = self.state.night_actions
+                assert (after.shot, after.checks, after.blocks, after.heal, after.other_kills) == (
+                    before.shot, before.checks, before.blocks, before.heal, before.other_kills
+                )  # fmt: skip
+                event("a departed role's step took an entry")
         else:
             gone = [s for s, p in state.players.items() if not p.alive]
             options: list[object] = ["none", *living, *(["miss"] if may_miss else [])]

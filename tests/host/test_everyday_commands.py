@@ -291,3 +291,16 @@ def test_resume_of_a_journal_that_is_not_there_says_so_at_once(tmp_path: Path) -
         "самую новую незаконченную игру"
     ]
     assert not (tmp_path / "cache").exists()  # no announcement was synthesised for nothing
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_play_help_names_every_rule_set_and_its_document(language: str) -> None:
+    """`voicehost play --help` says what --preset takes: each rule set with its rules page."""
+    from voicehost.cli.texts import message_in
+    from voicehost.game.rules import PRESETS
+
+    words = message_in(language, "play.preset")
+    for preset in PRESETS:
+        assert preset in words
+    for page in ("docs/RULES.md", "docs/RULES-FIIM.md", "docs/RULES-CITY.md"):
+        assert page in words

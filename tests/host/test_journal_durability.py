@@ -6,6 +6,7 @@ same game (the kill at random moments is tests/host/test_kill9.py)."""
 
 from __future__ import annotations
 
+import gc
 import os
 import threading
 from pathlib import Path
@@ -84,6 +85,32 @@ def test_a_timer_events_line_reaches_the_disk_through_the_writer_thread(tmp_path
     assert synced.wait(5), "nobody fsynced the timer event's line"
     assert b'"source": "timer"' in path.read_bytes()
     result.host.close()
+
+
+def syncers() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("journal-sync")]
+
+
+@pytest.mark.parametrize("closed", [True, False], ids=["closed", "dropped without close"])
+def test_the_writer_thread_ends_with_its_journal(closed: bool, tmp_path: Path) -> None:
+    """One writer thread per journal, alive while its game is: closed, or dropped by whoever
+    held it (a finished script's host, a test), the journal leaves no thread behind."""
+    before = set(syncers())
+    hosts = []
+    for number in range(5):
+        path = tmp_path / f"game-{number}.jsonl"
+        hosts.append(run_script(["2 5 9", "wait"], SETTINGS, book=BOOK, journal_path=path).host)
+    mine = [t for t in syncers() if t not in before]
+    assert len(mine) == 5  # one each, while their games go on
+    if closed:
+        for each in hosts:
+            each.close()
+    hosts.clear()
+    gc.collect()
+    for thread in mine:
+        thread.join(5)
+    assert [t.name for t in mine if t.is_alive()] == []
+    assert set(syncers()) <= before
 
 
 @pytest.mark.parametrize("which", [0, -1], ids=["first timer event", "last timer event"])

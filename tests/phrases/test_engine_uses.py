@@ -59,6 +59,13 @@ def _uses(tree: ast.Module) -> list[Use]:
         elif node.func.id == "RuleViolation":
             names = frozenset(k.arg for k in node.keywords if k.arg is not None)
             uses.append(("errors", key, names))
+    for node in ast.walk(tree):  # a private answer's words: Private(kind, answer="...")
+        if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+            continue
+        for keyword in node.keywords:
+            constant = isinstance(keyword.value, ast.Constant)
+            if node.func.id == "Private" and keyword.arg == "answer" and constant:
+                uses.append(("screen", str(keyword.value.value), frozenset()))  # type: ignore[attr-defined]
     return uses
 
 
@@ -78,6 +85,7 @@ def test_the_engine_is_read() -> None:
     assert len(USES) > 20
     assert ("phrases", "day.speech_nomination", frozenset({"seat"})) in USES
     assert ("phrases", "fiim.killed", frozenset({"seat"})) in USES
+    assert ("screen", "private_no_check", frozenset()) in USES
 
 
 @pytest.mark.parametrize(("section", "key", "params"), sorted(set(USES), key=str))

@@ -35,6 +35,7 @@ def _book(settings: Any) -> Any:
 
 def run_standings(args: argparse.Namespace) -> int:
     from voicehost.club import records, standings
+    from voicehost.club.outbox import why
     from voicehost.config import load
 
     settings = load(args.config)
@@ -46,7 +47,9 @@ def run_standings(args: argparse.Namespace) -> int:
     records.catch_up(settings)
     sent = records.send_outbox(settings)
     if sent.waiting:
-        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+        print(
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+        )
     database = records.connect(settings)
     try:
         rows = database.standings(args.season)
@@ -57,8 +60,8 @@ def run_standings(args: argparse.Namespace) -> int:
         database.close()
     season = args.season or book.screen("club_all_seasons")
     print(book.screen("club_standings_heading", {"season": season, "games": games}))
-    if not rows:
-        print(book.screen("club_no_games"))
+    if not rows:  # the rating is by name: games of numbered seats count, nobody is ranked
+        print(book.screen("club_no_named_players" if games else "club_no_games"))
     else:
         print(standings.table(rows, say, book.word))
     if args.csv is not None:
@@ -97,6 +100,7 @@ def _write(path: Path, text: str) -> None:
 
 def run_import(args: argparse.Namespace) -> int:
     from voicehost.club.importer import import_folder
+    from voicehost.club.outbox import why
     from voicehost.config import load
 
     settings = load(args.config)
@@ -118,7 +122,7 @@ def run_import(args: argparse.Namespace) -> int:
         print(
             book.screen(
                 "club_outbox_waiting",
-                {"count": result.sent.waiting, "reason": result.sent.problem},
+                {"count": result.sent.waiting, "reason": why(book, result.sent)},
             )
         )
     return 0
@@ -126,6 +130,7 @@ def run_import(args: argparse.Namespace) -> int:
 
 def run_sync(args: argparse.Namespace) -> int:
     from voicehost.club import records
+    from voicehost.club.outbox import why
     from voicehost.config import load
 
     settings = load(args.config)
@@ -139,6 +144,8 @@ def run_sync(args: argparse.Namespace) -> int:
         )
     )
     if sent.waiting:
-        print(book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem}))
+        print(
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+        )
         return 1
     return 0

@@ -19,6 +19,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from voicehost.club import records
+    from voicehost.club.outbox import why
     from voicehost.config import load
     from voicehost.phrases import PhraseBook
 
@@ -33,7 +34,9 @@ def run(args: argparse.Namespace) -> int:
         sent = records.send_outbox(settings)
         if sent.waiting:
             print(
-                book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+                book.screen(
+                    "club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)}
+                )
             )
     return 0
 

@@ -7,6 +7,7 @@ import dataclasses
 import io
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -102,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
 
         start_probe()  # answered on the other core while the game is being set up
     if args.script is not None:
-        return run_script_file(args.script, settings, args.journal, args.audio_out, resume=False)
+        names = starting_names(settings, args.roster) if args.roster is not None else None
+        return run_script_file(
+            args.script, settings, args.journal, args.audio_out, resume=False, names=names
+        )
     resume = False
     journal = args.journal
     set_aside: list[str] = []
@@ -231,6 +235,7 @@ def run_script_file(
     audio_out: Path | None,
     *,
     resume: bool,
+    names: Mapping[Any, str] | None = None,
 ) -> int:
     """Play a script; exit status 1 when any line was rejected."""
     from voicehost.console.script import run_script
@@ -252,8 +257,9 @@ def run_script_file(
 
         extra = wiring.make_recording(settings, audio_out)
     result = run_script(
-        lines, settings, out=sys.stdout, journal_path=journal, resume=resume, **extra
+        lines, settings, out=sys.stdout, journal_path=journal, resume=resume, names=names, **extra
     )
+    result.host.close()  # the journal's last timer events on disk, its lock released
     if "speaker" in extra:
         extra["speaker"].finish()  # renders the recorded timeline to the file
     if result.host.over:

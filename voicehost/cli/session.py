@@ -33,10 +33,16 @@ log = logging.getLogger(__name__)
 
 
 def new_journal_path(settings: Settings) -> Path:
-    """A fresh journal file name in the journal folder, by date and time."""
+    """A fresh journal file name in the journal folder, by date and time; a second game started
+    in the same second (two tables on one machine) gets ``-2`` (``-3``...), not the first's file."""
     folder = settings.path(settings.storage.journal_dir)
     stamp = time.strftime("%Y-%m-%d_%H-%M-%S")
-    return folder / f"game-{stamp}.jsonl"
+    path = folder / f"game-{stamp}.jsonl"
+    number = 1
+    while path.exists():
+        number += 1
+        path = folder / f"game-{stamp}-{number}.jsonl"
+    return path
 
 
 def find_journal(settings: Settings, given: str | None) -> Path | None:
@@ -310,6 +316,7 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     database; a server is never waited for) and the evening's table. Returns what to print."""
     from voicehost.cli.evening import evening_report
     from voicehost.club import evening, marks, records
+    from voicehost.club.outbox import why
 
     settings, book = host.settings, host.book
     journal = host.journal_path
@@ -339,7 +346,7 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     sent = recorded.sent
     if sent is not None and sent.waiting:
         shown.append(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": sent.problem})
+            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
         )
     current = evening.current(records.data_dir(settings))
     if current is not None:

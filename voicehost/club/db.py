@@ -130,7 +130,7 @@ class ClubDatabase:
                 # Another table may be migrating it this very moment (SQLite has no lock to
                 # wait on for that): look again shortly, then give up.
                 if attempt == MIGRATE_ATTEMPTS - 1:
-                    raise ClubDatabaseError(self._unreachable(exc)) from exc
+                    raise self._unreachable(exc) from exc
                 time.sleep(0.2 * (attempt + 1))
 
     def version(self) -> str | None:
@@ -160,14 +160,20 @@ class ClubDatabase:
             config.attributes["connection"] = connection
             command.upgrade(config, "head")
 
-    def _unreachable(self, exc: Exception) -> str:
+    def _unreachable(self, exc: Exception) -> ClubDatabaseError:
+        """The database cannot be used: said in the game's language (club_database_unreachable),
+        with the driver's own words for why (they have no translation)."""
         from sqlalchemy.exc import DBAPIError
 
         cause = exc.orig if isinstance(exc, DBAPIError) else exc
         reason = (str(cause).strip().splitlines() or [type(cause).__name__])[0][:200]
-        return (
-            f"the club database {shown_url(self.url)} cannot be used ({reason}); games wait in "
-            "the outbox until it can (`voicehost club sync` sends them)"
+        url = shown_url(self.url)
+        return ClubDatabaseError(
+            f"the club database {url} cannot be used ({reason}); games wait in "
+            "the outbox until it can (`voicehost club sync` sends them)",
+            phrase="club_database_unreachable",
+            url=url,
+            reason=reason,
         )
 
     @contextmanager
@@ -185,7 +191,7 @@ class ClubDatabase:
             with self.engine.begin() as connection:
                 return self._record(connection, facts)
         except DBAPIError as exc:
-            raise ClubDatabaseError(self._unreachable(exc)) from exc
+            raise self._unreachable(exc) from exc
 
     def _insert(self, table: Any) -> Any:
         from sqlalchemy.dialects import postgresql, sqlite
@@ -352,5 +358,5 @@ def open_database(url: str, *, timeout: float = 3.0) -> ClubDatabase:
     except Exception as exc:  # noqa: BLE001 - a driver's own error for an absent server
         database.close()
         log.info("club database %s: %s", shown_url(url), exc, extra=LOG_ONLY)
-        raise ClubDatabaseError(database._unreachable(exc)) from exc
+        raise database._unreachable(exc) from exc
     return database

@@ -20,6 +20,7 @@ from voicehost.club.db import ClubDatabase, ClubDatabaseError
 from voicehost.club.facts import GameFacts
 from voicehost.club.files import write_whole
 from voicehost.notices import LOG_ONLY
+from voicehost.phrases import PhraseBook
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +32,8 @@ class Sent:
     recorded: list[str] = field(default_factory=list)  # new in the database
     already: list[str] = field(default_factory=list)  # the database had them: file removed
     waiting: int = 0  # still in the outbox
-    problem: str = ""  # why they wait, in words
+    problem: str = ""  # why they wait, in words (English, for the log)
+    error: ClubDatabaseError | None = None  # the same, for the book to say (PhraseBook.explain)
 
 
 class Outbox:
@@ -76,7 +78,7 @@ class Outbox:
             try:
                 new = database.record(facts)
             except ClubDatabaseError as exc:
-                sent.problem = str(exc)
+                sent.problem, sent.error = str(exc), exc
                 break
             (sent.recorded if new else sent.already).append(facts["id"])
             # No folder sync: a file that comes back after a power cut is sent again, and the
@@ -84,3 +86,8 @@ class Outbox:
             path.unlink(missing_ok=True)
         sent.waiting = len(self.waiting())
         return sent
+
+
+def why(book: PhraseBook, sent: Sent) -> str:
+    """Why games wait in the outbox, in the book's language (the driver's own words inside)."""
+    return book.explain(sent.error) if sent.error is not None else sent.problem

@@ -256,7 +256,7 @@ def send_outbox(settings: Settings) -> Sent:
         try:
             database = connect(settings)
         except ClubDatabaseError as exc:
-            return Sent(waiting=len(outbox.waiting()), problem=str(exc))
+            return Sent(waiting=len(outbox.waiting()), problem=str(exc), error=exc)
         sent = outbox.send(database)
         if sent.problem:  # the server went away: open it afresh next time
             forget(settings)

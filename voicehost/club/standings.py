@@ -10,9 +10,12 @@ from typing import Any
 
 from voicehost.club.db import Standing
 from voicehost.club.evening import EveningLine
+from voicehost.game.model import Role
 from voicehost.host.names import width
 
-ROLES = ("civilian", "commissar", "doctor", "sheriff", "mafia", "don")
+#: Every card any rule set deals (the game's own list: a season mixes club, FIIM and city games,
+#: and the city's «путана», Maniac and Immortal have their columns as every other card).
+ROLES = tuple(role.value for role in Role)
 
 Say = Callable[..., str]
 

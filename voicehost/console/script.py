@@ -10,7 +10,7 @@ announcement transcript.
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -30,6 +30,7 @@ from voicehost.console.commandline import (
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, StreamScreen, TextSpeaker
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
+from voicehost.game.model import Seat
 from voicehost.game.rules import PRESETS
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Command, ScriptLine
@@ -166,11 +167,13 @@ def run_script(
     before_line: Callable[[Host], None] | None = None,
     after_line: Callable[[Host], None] | None = None,
     host: Host | None = None,
+    names: Mapping[Seat, str] | None = None,
 ) -> ScriptResult:
     """Play the script's commands on ``Host.run``; rejected lines are reported by number.
 
     ``before_line`` and ``after_line`` run on the loop's thread around each line (a paced demo
-    lets the last announcement end first). ``host`` carries on a game already started.
+    lets the last announcement end first). ``host`` carries on a game already started;
+    ``names`` are the players' names a new game starts with (``--roster``).
     """
     lines = list(lines)
     clock = clock or FakeClock()
@@ -191,6 +194,7 @@ def run_script(
             listener=listener,
             journal_path=journal_path,
             screen=screen,
+            names=names,
         )
         if resume:
             host.resume()

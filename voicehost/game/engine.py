@@ -684,8 +684,8 @@ class Engine:
         else:
             self._validate_seat(state, seat)
         if self._nobody_acts(state, spec):  # the step is called, but nobody can act
-            raise RuleViolation("fiim_role_left" if action == "check" else "role_left")
-        if action == "kill":
+            self._drop(state, spec, seat, out)
+        elif action == "kill":
             self._shoot(state, spec, seat, out)
         elif action in ("check", "check_or_kill"):
             self._check(state, spec, seat, out)
@@ -694,6 +694,23 @@ class Engine:
         else:
             raise RuleViolation("not_now", phase=state.phase.value)
         self._maybe_finish_night_step(state, out)
+
+    def _drop(self, state: GameState, spec: RoleSpec, seat: Seat | None, out: list[Effect]) -> None:
+        """An entry at the step of a role that has left (fair nights): accepted as a living
+        role's entry would be, with the same feedback, and dropped. Refusing it would tell the
+        table, by the keypad's cue and the screen, that the role has left. A check is taken once
+        a night, as a living role's; its answer is no answer (the keypad's LED stays dark as
+        long as an answer would take), so whoever stands at the keypad learns no card."""
+        actions = state.night_actions
+        if self.action(spec) in ("check", "check_or_kill"):
+            if spec.name in actions.dropped:
+                raise RuleViolation(spec.already)
+            actions.dropped = (*actions.dropped, spec.name)
+            out.append(Private(PrivateKind.ANSWER, answer="private_no_check"))
+            return
+        if self.action(spec) == "kill":
+            actions.shot_entered = True  # a warning of no shot depends on the entry alone
+        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=() if seat is None else (seat,)))
 
     def _nobody_acts(self, state: GameState, spec: RoleSpec) -> bool:
         """A step called (fair nights) though its role has left the table."""
@@ -772,8 +789,9 @@ class Engine:
         if self.action(spec) != "kill":
             raise RuleViolation("not_now", phase=state.phase.value)
         if self._nobody_acts(state, spec):
-            raise RuleViolation("role_left")
-        self._shoot(state, spec, None, out)
+            self._drop(state, spec, None, out)
+        else:
+            self._shoot(state, spec, None, out)
         self._maybe_finish_night_step(state, out)
 
     def _maybe_finish_night_step(self, state: GameState, out: list[Effect]) -> None:
@@ -857,6 +875,7 @@ class Engine:
         state.night += 1
         state.night_actions = NightActions()
         state.candidates = []
+        state.vote_counts = {}  # tomorrow's candidates show no count of today's until entered
         out.append(Say(self.ruleset.night_opening))
         first = next(step for step in self.ruleset.night_steps if self.enabled(step.role))
         self._wake(state, out, self.phase_of(first, False))

@@ -57,6 +57,8 @@ class NightActions:
     check_announced: bool = False  # the morning told the town of the Commissar's find
     saved: bool = False  # the morning: the heal saved the shot player
     killed: list[Seat] = field(default_factory=list)
+    # the roles that have left whose step took an entry tonight, dropped (fair nights)
+    dropped: tuple[Role, ...] = ()
 
     def clone(self) -> NightActions:
         return replace(

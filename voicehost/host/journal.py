@@ -29,6 +29,7 @@ import os
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,7 +164,11 @@ class Journal:
         header.update({key: value for key, value in (extra or {}).items() if value})
         journal = cls(path, None, on_saving=on_saving, on_moved=on_moved)
         if path.exists():
-            raise JournalError(f"journal {path} already exists; use `voicehost resume`")
+            raise JournalError(
+                f"journal {path} already exists; use `voicehost resume`",
+                phrase="journal_exists",
+                path=path,
+            )
         journal._pending.append(_line(header))
         journal._flush()
         return journal
@@ -283,7 +288,9 @@ class Journal:
             descriptor = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
         except FileExistsError as exc:
             raise JournalError(
-                f"journal {self.path} already exists; use `voicehost resume`"
+                f"journal {self.path} already exists; use `voicehost resume`",
+                phrase="journal_exists",
+                path=self.path,
             ) from exc
         try:
             _lock(descriptor, self.path)
@@ -367,7 +374,7 @@ class Journal:
 
     def _sync_soon(self, descriptor: int) -> None:
         if self._syncer is None:
-            self._syncer = _Syncer(descriptor, self.path)
+            self._syncer = _Syncer(descriptor, self.path, self)
         self._syncer.request()
 
     def close(self) -> None:
@@ -396,15 +403,20 @@ class _Syncer:
     Requests that come while it syncs are served by one more fsync (a group commit). It never
     touches the host: a failed fsync is left for the next person's input, whose own fsync on
     the loop's thread meets the same disk error and says so.
+
+    The thread ends with its journal: at ``close()``, or when the journal is dropped without
+    one (a finished script's host, a test), so that no idle thread is left waiting for ever.
     """
 
-    def __init__(self, descriptor: int, path: Path) -> None:
+    def __init__(self, descriptor: int, path: Path, journal: Journal) -> None:
         self._descriptor = descriptor
         self._wanted = threading.Event()
         self._stopping = False
         self._thread = threading.Thread(
             target=self._run, name=f"journal-sync {path.name}", daemon=True
         )
+        # Holds the syncer, not the journal: the journal can still be collected.
+        self._ends_with_journal = weakref.finalize(journal, self._release)
         self._thread.start()
 
     def request(self) -> None:
@@ -412,9 +424,15 @@ class _Syncer:
 
     def stop(self) -> None:
         """Finish the fsync in progress (the journal closes the file after this)."""
+        self._ends_with_journal.detach()
+        self._release()
+        self._thread.join()
+
+    def _release(self) -> None:
+        """Let the thread end after the fsync in progress (no join: the collector may call
+        this on any thread)."""
         self._stopping = True
         self._wanted.set()
-        self._thread.join()
 
     def _run(self) -> None:
         while True:

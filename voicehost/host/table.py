@@ -171,7 +171,7 @@ def table_view(host: Host) -> TableView:
         phase_name=book.phase_name(state.phase.value, preset),
         speaker=speaker,
         lost_speech=lost,
-        timer=None if night else _timer(host),
+        timer=None if night or over else _timer(host),  # a finished game has no clock
         seats=_seats(host, night, over),
         nominations=nominations,
         candidates=candidates,

@@ -1,0 +1,24 @@
+"""The whole suite's own check: no journal's writer thread outlives its journal.
+
+A journal (voicehost/host/journal.py) fsyncs the host's timer events on a thread of its own,
+which ends when the journal is closed or dropped. One left running would be a game's journal
+that is still held somewhere, its file open and locked: the run fails and names it.
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+
+import pytest
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    gc.collect()
+    left = [t for t in threading.enumerate() if t.name.startswith("journal-sync")]
+    for thread in left:
+        thread.join(2)
+    left = [t.name for t in left if t.is_alive()]
+    if left:
+        print(f"\n{len(left)} journal writer thread(s) still running: {', '.join(left)}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
