@@ -169,6 +169,12 @@ class PrivateChannel(Protocol):
 
     def show(self, message: Private) -> None: ...
 
+    def clear(self) -> None:
+        """A night step has ended: whatever is shown goes at once (the LED dark, the private
+        line erased, the paired remotes told to clear), so the next role woken sees nothing of
+        it. The host calls it at the end of every night step, whatever was entered."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -183,6 +189,9 @@ class Screen:
 
     def private(self, text: str, seconds: float) -> None:
         """A private line that clears itself after ``seconds``."""
+
+    def clear_private(self) -> None:
+        """The private line goes at once (its night step has ended)."""
 
     def refresh(self) -> None:
         """Redraw the status (phase, speaker, timer, table, fouls)."""

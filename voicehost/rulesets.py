@@ -570,9 +570,36 @@ SETTINGS = {
 def engine_for(settings: GameRules) -> Engine:
     """The one engine, playing by the rule set ``settings`` names: the preset's, or a club's own
     file's (its text, as config.yaml read it or the journal recorded it)."""
+    return Engine(settings, ruleset_for(settings))
+
+
+def ruleset_for(settings: GameRules) -> RuleSet:
+    """The rule set ``settings`` names: a club's own file's (its text) or the preset's."""
     if settings.ruleset_text:
-        return Engine(settings, _parse_text(settings.ruleset_text))
-    return Engine(settings, load_preset(settings.rules.preset))
+        return _parse_text(settings.ruleset_text)
+    return load_preset(settings.rules.preset)
+
+
+def recorded_ruleset(record: Any) -> RuleSet:
+    """The rule set a game was played by, as its protocol (or its record) keeps it: a club's own
+    file's text (``ruleset``), else the preset it names (no preset: the club's rules). Whoever
+    reads a finished game (the protocol's table, the club's scores) asks it for each card's
+    team, so a club file that moves a card to another team is scored by its own rules."""
+    text = record.get("ruleset") if isinstance(record, dict) else None
+    if isinstance(text, str) and text:
+        return _parse_text(text)
+    name = record.get("preset") if isinstance(record, dict) else None
+    if name in preset_names():
+        return load_preset(name)
+    # a protocol with no preset: the club's rules, or (a city game's protocol written before
+    # protocols named the city preset) the first preset that has every card dealt
+    seats = record.get("seats") if isinstance(record, dict) else None
+    cards = {s.get("role") for s in seats or [] if isinstance(s, dict) and s.get("role")}
+    for candidate in ("club", *preset_names()):
+        ruleset = load_preset(candidate)
+        if cards <= {role.value for role in ruleset.roles}:
+            return ruleset
+    return load_preset("club")
 
 
 @functools.lru_cache(maxsize=8)

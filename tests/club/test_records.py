@@ -253,11 +253,59 @@ def test_the_citys_maniac_who_wins_alone_gets_the_winners_points() -> None:
     """A city game the Maniac won: the evening's table gives him the win, and nobody else."""
     from voicehost import config
     from voicehost.club.facts import no_marks, points_for, team_of
+    from voicehost.rulesets import load_preset
 
+    city = load_preset("city")
     scoring = config.load(None).scoring.table()
     seat = {"seat": 8, "role": "maniac", "fouls": 0, "at_table": True, "left": None}
-    won, _, _, points = points_for(seat, "maniac", scoring, no_marks(), {})  # type: ignore[arg-type]
-    assert team_of("maniac") == "maniac" and won and points == scoring["win_maniac"] > 0
+    won, _, _, points = points_for(seat, "maniac", scoring, no_marks(), {}, city)  # type: ignore[arg-type]
+    assert team_of("maniac", city) == "maniac" and won and points == scoring["win_maniac"] > 0
     mafia = {"seat": 2, "role": "mafia", "fouls": 0, "at_table": False, "left": "kill"}
-    won, _, _, points = points_for(mafia, "maniac", scoring, no_marks(), {})  # type: ignore[arg-type]
+    won, _, _, points = points_for(mafia, "maniac", scoring, no_marks(), {}, city)  # type: ignore[arg-type]
     assert not won and points == scoring["loss"]
+
+
+def test_a_club_file_that_moves_a_card_to_another_team_is_scored_by_its_own_rules(
+    tmp_path: Path,
+) -> None:
+    """A club plays its own rule file in which the Doctor plays for the mafia: the protocol keeps
+    those rules, so the club's table and the printed protocol count the Doctor as black."""
+    from voicehost import config
+    from voicehost.club.facts import build
+    from voicehost.console.script import run_script
+    from voicehost.host import protocol
+    from voicehost.phrases import PhraseBook
+    from voicehost.rulesets import preset_path
+
+    club = preset_path("club").read_text(encoding="utf-8")
+    ours = club.replace("  doctor:\n    team: red\n", "  doctor:\n    team: black\n", 1)
+    assert ours != club
+    (tmp_path / "ours.yaml").write_text(ours, encoding="utf-8")
+    settings = config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
+    played = run_script(["2 5 9", "wait", "4", "wait", "7", "wait"], settings)
+    assert played.errors == []
+    data = dict(played.protocol)
+    assert data.get("ruleset") == ours  # the protocol keeps the rules it was played by
+    data["winner"] = "black"  # the mafia (and so the Doctor) win
+    scoring = settings.scoring.table()
+    facts = build(
+        settings, data, identity="x", table="t", evening=None,  # type: ignore[arg-type]
+        started="2026-01-01T20:00:00", finished="2026-01-01T21:00:00",
+    )  # fmt: skip
+    by_seat = {seat["seat"]: seat for seat in facts["seats"]}
+    assert by_seat[7]["role"] == "doctor" and by_seat[7]["team"] == "black"
+    assert by_seat[7]["won"] and by_seat[7]["points"] == scoring["win_black"]
+    assert not by_seat[4]["won"] and by_seat[4]["team"] == "red"  # the Commissar lost
+    assert [seat for seat, line in by_seat.items() if line["won"]] == [2, 5, 7, 9]
+    book = PhraseBook.load("ru")
+    table = protocol.to_table(data, book)  # type: ignore[arg-type]
+    doctor = book.word("doctor")
+    assert doctor.upper() in table  # the black cards stand out on paper, the Doctor's too
+    # the same game by the club's own preset: the Doctor is red and loses with the town
+    data.pop("ruleset")
+    facts = build(
+        settings, data, identity="x", table="t", evening=None,  # type: ignore[arg-type]
+        started="2026-01-01T20:00:00", finished="2026-01-01T21:00:00",
+    )  # fmt: skip
+    assert [line["seat"] for line in facts["seats"] if line["won"]] == [2, 5, 9]
+    assert doctor.upper() not in protocol.to_table(data, book)  # type: ignore[arg-type]

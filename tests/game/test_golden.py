@@ -53,6 +53,10 @@ class Tape:
     def show(self, message: Private) -> None:
         self.lines.append(f"🔒 {describe_private(message).strip()}")
 
+    def clear(self) -> None:
+        """The end of every night step, whatever was entered: nothing to record (the tape keeps
+        what was shown, not for how long)."""
+
     def close(self) -> None:
         """Nothing to release."""
 

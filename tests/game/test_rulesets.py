@@ -130,9 +130,9 @@ def test_rules_show_prints_the_rule_set_and_draws_its_night_and_day(
     assert run(args) == 0
     printed = capsys.readouterr().out
     ruleset = load_preset(name)
-    assert all(f"  {role.value}" in printed for role in ruleset.roles)
-    svg = drawing.read_text(encoding="utf-8")
     book = PhraseBook.load("ru")
+    assert all(f"  {book.word(role.value)} " in printed for role in ruleset.roles)
+    svg = drawing.read_text(encoding="utf-8")
     for step in ruleset.night_steps:  # every wake of the night is drawn, in the town's words
         assert book.render(step.wake, {}).text.replace("!", "") in svg.replace("&#33;", "")
 
@@ -252,3 +252,70 @@ def test_resume_and_protocol_go_on_the_journal_s_rules_when_the_club_file_is_gon
     # a new game still needs the file, and says so in the club's language
     fresh = voicehost("play", "--script", str(more))
     assert fresh.returncode == 1 and "rules.file — не читается" in fresh.stderr
+
+
+@pytest.mark.parametrize("name", preset_names())
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_rules_show_says_every_rule_in_the_referee_s_words(
+    name: str, language: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """What `voicehost rules show` prints is read by a referee, not by a programmer: no rule
+    file identifier (``seat_order_rest_less_own``, ``city.cards``), no Python value (True,
+    None), no phrase key; in a Russian game no card named in English; each window in seconds."""
+    import re
+
+    from voicehost.game.model import Role
+
+    texts.choose(language)
+    drawing = tmp_path / f"{name}.svg"
+    args = argparse.Namespace(rules_action="show", name=name, diagram=str(drawing), config=None)
+    assert run(args) == 0
+    printed = capsys.readouterr().out
+    # the header names the file (docs/RULES-X.md), the last line where the drawing went, and
+    # the note on the table's settings names config.yaml: the rest is the rules
+    lines = printed.rstrip("\n").splitlines()
+    assert str(drawing) in lines[-1]
+    shown = "\n".join(lines[1:-1]).replace("config.yaml", "")
+    assert re.findall(r"[A-Za-z]+_[A-Za-z_]+", shown) == [], printed
+    assert re.findall(r"\b[a-z]+\.[a-z]+\b", shown) == [], printed  # no setting, no phrase key
+    assert re.findall(r"\b(True|False|None)\b", shown) == [], printed
+    assert re.search(r"\d+ (с|s)\b", shown), printed  # windows in seconds with their unit
+    if language == "ru":
+        latin = [role.value for role in Role if re.search(rf"\b{role.value}\b", shown, re.I)]
+        assert latin == [], printed
+        assert "да" in shown.split() or "да*" in shown.split()
+    book = PhraseBook.load(language)
+    for step in load_preset(name).night_steps:  # each wake as the town hears it
+        assert book.render(step.wake, {}).text in printed
+
+
+def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
+    """A club's own file may choose any policy voicehost knows: `rules show` has words for each,
+    in Russian and in English."""
+    from voicehost.game import ruleset as rs
+
+    needed = {
+        "action": rs.ACTIONS,
+        "agreement": rs.AGREEMENT,
+        "opening": rs.DAY_OPENINGS,
+        "nominations": rs.NOMINATIONS,
+        "vote": rs.VOTES,
+        "ties": rs.TIES,
+        "fouls": rs.FOULS,
+        "cards": rs.CARDS,
+        "win": rs.WINS,
+        "morning": rs.MORNING,
+        "record": rs.NIGHT_RECORDS,
+        "scores": rs.SCORES,
+        "team": ("red", "black", "maniac"),
+        "speech": ("acquaintance", "nomination", "defence", "last_words"),
+    }
+    for language in ("ru", "en"):
+        section = texts.load_section(language)
+        missing = [
+            f"rules.value.{what}.{value}"
+            for what, values in needed.items()
+            for value in values
+            if f"rules.value.{what}.{value}" not in section
+        ]
+        assert missing == [], language

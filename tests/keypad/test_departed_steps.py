@@ -124,6 +124,7 @@ def play(deal: dict[str, int], night: dict[Phase, str]) -> Noticed:
             controller.on_key(keys.get(char) or Key(char))
             host.process_pending()
             views.append((status_lines(host), table_view(host).to_public()))
+        private.wait_idle()  # the LED's fake time: its patterns play out within the window
         wait_timer(host)
         views.append((status_lines(host), table_view(host).to_public()))
     state = host.state

@@ -375,6 +375,9 @@ def record_night(
                 advance_to(host, clock, first_key + number * KEY_GAP)
                 controller.on_key(KEYS.get(char) or Key(char))
                 host.process_pending()
+            # The LED's fake time does not pass on the host's clock: its patterns play out here,
+            # as they would in the seconds of the window left (the step's end darkens it).
+            private.wait_idle()
         wait_timer(host)
     morning = timeline.first(morning_text, after=night_start)
     private.wait_idle()

@@ -59,6 +59,10 @@ class Heard:
         assert self.screen is not None
         self.screen.private(private_text(message, self.book), 3.0)
 
+    def clear(self) -> None:
+        assert self.screen is not None
+        self.screen.clear_private()
+
     def close(self) -> None:
         """Nothing to release."""
 

@@ -50,9 +50,13 @@ class RecordingScreen:
     def __init__(self) -> None:
         self.shown: list[Private] = []
         self.closed = False
+        self.cleared = 0
 
     def show(self, message: Private) -> None:
         self.shown.append(message)
+
+    def clear(self) -> None:
+        self.cleared += 1
 
     def close(self) -> None:
         self.closed = True
@@ -130,3 +134,42 @@ def test_close_cuts_a_long_answer_short() -> None:
     started = time.monotonic()
     channel.close()
     assert time.monotonic() - started < 2.5
+
+
+def test_clear_darkens_the_answer_at_once_and_drops_what_was_queued_before_it() -> None:
+    """The night step ended while the answer was lit (the next role is being woken): dark now,
+    and nothing of this step plays after; what the next step shows plays as ever."""
+    import time
+
+    led = FakeLed()
+    channel = LedPrivateChannel(led, dataclasses.replace(PrivateSettings(), led_seconds=30))
+    channel.show(MAFIA)
+    channel.show(Private(PrivateKind.REFUSED, answer="private_refused_checked", again=False))
+    until = time.monotonic() + 5
+    while [lit for _, lit in led.changes].count(True) < 3 and time.monotonic() < until:
+        time.sleep(0.01)
+    assert led.changes[-1][1] is True  # the answer's window: lit for mafia
+    cleared_at = len(led.changes)
+    started = time.monotonic()
+    channel.clear()
+    assert led.changes[-1][1] is False  # dark before clear() returns
+    channel.wait_idle()
+    assert time.monotonic() - started < 1.0  # the 30 s answer and the refusal were dropped
+    assert [lit for _, lit in led.changes[cleared_at:]] == [False]
+    channel.show(Private(PrivateKind.ENTRY_CONFIRMED))  # the next step's entry
+    channel.wait_idle()
+    assert [lit for _, lit in led.changes[cleared_at + 1 :]].count(True) == 2  # two blinks
+    channel.close()
+
+
+def test_clear_reaches_the_screen_fallback() -> None:
+    """An LED that cannot be written gives its answers to the screen line: that is cleared too."""
+    screen = RecordingScreen()
+    channel = LedPrivateChannel(FakeLed(), PrivateSettings(), fallback=screen, sleeper=led_sleep)
+    channel.clear()
+    channel.close()
+    assert screen.cleared == 1
+
+
+def led_sleep(seconds: float) -> bool:
+    return False

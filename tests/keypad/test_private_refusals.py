@@ -62,6 +62,9 @@ class Channels:
         self.told.append((self.clock.now(), words, led_pattern(message, self.settings.private)))
         self.screen.private(words, 3.0)
 
+    def clear(self) -> None:
+        self.screen.clear_private()
+
     def close(self) -> None:
         """Nothing to release."""
 

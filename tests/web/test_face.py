@@ -214,7 +214,10 @@ def test_an_answer_to_the_phone_is_shown_on_the_phone_alone() -> None:
             LineHandler(host, screen, lambda: "").line(line)
     screen.private_text = ""
     face.remote_input(1, {"id": "check", "token": face.token(), "action": "seats", "seats": [9]})
-    assert [json.loads(frame)["text"] for frame in outlet.privates] == ["КОМИССАР: МАФИЯ    "]
+    frames = [json.loads(frame) for frame in outlet.privates]
+    # the mafia's step ended (a clear for the phones), then the Commissar's answer
+    assert [frame["type"] for frame in frames] == ["private_clear", "private"]
+    assert frames[-1]["text"] == "КОМИССАР: МАФИЯ    "
     assert screen.current_private() == ""  # not on the screen the table sees
 
 

@@ -5,7 +5,10 @@ set file, each with its line; exit status 1 when there is one."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from voicehost.game.model import Role
 
 
 def register(subparsers: Any) -> None:
@@ -64,9 +67,10 @@ def run(args: argparse.Namespace) -> int:
             name=name,
             presets=presets,
         ) from exc
-    print("\n".join(describe(ruleset)))
+    game = config.load(args.config).game
+    print("\n".join(describe(ruleset, book, game)))
     target = Path(args.diagram or f"rules-{Path(name).stem}.png")
-    draw(ruleset, target, book, config.load(args.config).game)
+    draw(ruleset, target, book, game)
     print("\n" + message("rules.diagram_written", path=target))
     return 0
 
@@ -96,6 +100,7 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
             phrase="rules_diagram_format",
             path=target,
         )
+    words = Words(book, game)  # the policies in the referee's words, as `rules show` prints them
     graph = graphviz.Digraph(ruleset.name, format=fmt)
     graph.attr(rankdir="TB", fontname="DejaVu Sans", label=f"{ruleset.name}", labelloc="t")
     graph.attr("node", fontname="DejaVu Sans", shape="box", style="rounded")
@@ -103,7 +108,7 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
     def seconds(setting: str) -> str:
         section, key = setting.split(".", 1)
         value = f"{getattr(getattr(game, section), key):g}"
-        return message("rules.diagram.seconds", seconds=value, setting=setting)
+        return message("rules.diagram.seconds", seconds=value)
 
     def wake(step: Any) -> str:
         return f"{book.render(step.wake, {}).text}\n{seconds(step.window)}"
@@ -141,11 +146,11 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
             phase, _ = item
             label = book.phase_name(phase, ruleset.name)
             if phase == "nomination":
-                label += f"\n{ruleset.nominations}"
+                label += f"\n{words.policy('nominations', ruleset.nominations)}"
             if phase == "vote":
-                label += f"\n{ruleset.vote}"
+                label += f"\n{words.policy('vote', ruleset.vote)}"
             if phase == "third_vote":
-                label += f"\n{ruleset.ties}"
+                label += f"\n{words.policy('ties', ruleset.ties)}"
             days.node(phase, label)
             if phase != "third_vote":
                 days.edge(previous_day, phase)
@@ -161,12 +166,13 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
             night.node(node, wake(step))
             graph.edge(previous, node)
             previous = node
-    morning = " → ".join(ruleset.morning)
+    morning = " → ".join(words.policy("morning", step) for step in ruleset.morning)
     wakes = book.render(ruleset.morning_phrase, {}).text
     graph.node("morning", f"{wakes}\n{morning}", shape="ellipse")
     graph.edge(previous, "morning")
     graph.edge("morning", "discussion" if ruleset.day_opening == "discussion" else "nomination")
-    graph.node("end", f"{ruleset.win}\n{ruleset.cards}", shape="doubleoctagon")
+    end = f"{words.policy('win', ruleset.win)}\n{words.policy('cards', ruleset.cards)}"
+    graph.node("end", end, shape="doubleoctagon")
     graph.edge("morning", "end", style="dotted")
     graph.edge("last_words", "end", style="dotted")
     try:
@@ -179,92 +185,185 @@ def draw(ruleset: Any, target: Any, book: Any, game: Any) -> None:
     target.write_bytes(data)
 
 
-def describe(ruleset: Any) -> list[str]:
+class Words:
+    """A rule set's values in a referee's words, in the language of the command line: a policy
+    by its ``rules.value`` phrase, a card by the phrase book's word, a setting (``section.key``)
+    by this table's value (marked, with a note that the club chooses it), seconds with their
+    unit, yes and no."""
+
+    def __init__(self, book: Any, game: Any) -> None:
+        self.book = book
+        self.game = game
+        self.used_setting = False
+
+    def setting(self, value: Any) -> tuple[Any, bool]:
+        """``value``, or this table's value of the setting it names; and whether it was one."""
+        from voicehost.rulesets import _setting_known
+
+        if not isinstance(value, str) or not _setting_known(value):
+            return value, False
+        found: Any = self.game
+        for part in value.split("."):
+            found = found[part] if isinstance(found, dict) else getattr(found, part)
+        return found, True
+
+    def mark(self, text: str, from_setting: bool) -> str:
+        from voicehost.cli.texts import message
+
+        if not from_setting:
+            return text
+        self.used_setting = True
+        return message("rules.describe.from_settings", value=text)
+
+    def yes_no(self, value: Any) -> str:
+        from voicehost.cli.texts import message
+
+        found, from_setting = self.setting(value)
+        words = message("rules.describe.yes" if found else "rules.describe.no")
+        return self.mark(words, from_setting)
+
+    def policy(self, what: str, value: Any) -> str:
+        from voicehost.cli.texts import message
+
+        found, from_setting = self.setting(value)
+        return self.mark(message(f"rules.value.{what}.{found}"), from_setting)
+
+    def seconds(self, value: Any) -> str:
+        from voicehost.cli.texts import message
+
+        found, from_setting = self.setting(value)
+        text = message("rules.describe.seconds", seconds=f"{float(found):g}")
+        return self.mark(text, from_setting)
+
+    def number(self, value: Any) -> str:
+        """A count (the quiet nights before a draw); none: «no»."""
+        from voicehost.cli.texts import message
+
+        found, from_setting = self.setting(value)
+        if found is None or found is False or found == 0:
+            return self.mark(message("rules.describe.no"), from_setting)
+        return self.mark(f"{found:g}" if isinstance(found, float) else str(found), from_setting)
+
+    def role(self, role: Role) -> str:
+        """A card by its name in the phrase book («комиссар»)."""
+        return str(self.book.word(role.value))
+
+    def black(self, value: Any) -> str:
+        found, from_setting = self.setting(value)
+        if isinstance(found, dict):
+            text = ", ".join(f"{players} — {black}" for players, black in sorted(found.items()))
+        else:
+            text = str(found)
+        return self.mark(text, from_setting)
+
+    def phrase(self, key: str) -> str:
+        return str(self.book.render(key, {}).text)
+
+
+def describe(ruleset: Any, book: Any, game: Any) -> list[str]:
     """The rule set as a referee reads it, section by section, in the language of the command
-    line; the values are the rule file's own words (what a club writes in its file), but for
-    yes and no (``true``, ``false``, nothing), which are said in that language."""
-    from voicehost.cli.texts import message
+    line: every policy in words (``rules.value``), each card by its name in the phrase book,
+    the windows in seconds and each setting by this table's value (``game``)."""
+    from voicehost.cli.texts import message as m
 
-    def m(key: str, **params: Any) -> str:
-        return message(key, **{name: _word(value) for name, value in params.items()})
-
+    w = Words(book, game)
     lines = [m("rules.describe.header", name=ruleset.name, source=ruleset.source), ""]
     low, high = ruleset.players
     lines.append(
-        m("rules.describe.players", low=low, high=high, black=ruleset.black, cards=ruleset.cards)
+        m(
+            "rules.describe.players",
+            low=low,
+            high=high,
+            black=w.black(ruleset.black),
+            cards=w.policy("cards", ruleset.cards),
+        )
     )
     lines.append(m("rules.describe.roles"))
+    names = {role: w.role(role) for role in ruleset.roles}
+    column = max(len(name) for name in names.values()) + 1
+    teams = {spec.team: m(f"rules.value.team.{spec.team.value}") for spec in ruleset.roles.values()}
+    team_column = max(len(team) for team in teams.values()) + 1
     for role, spec in ruleset.roles.items():
         extra = []
         if spec.action != "none":
-            extra.append(m("rules.describe.night_action", action=spec.action))
+            extra.append(m("rules.describe.night_action", action=w.policy("action", spec.action)))
         if spec.learns != "none":
-            learns = (
-                m("rules.describe.private", learns=spec.learns) if spec.private else spec.learns
-            )
+            if spec.learns == "role":
+                found = ", ".join(w.role(card) for card in spec.finds)
+                learns = m("rules.describe.learns_role", roles=found)
+            else:
+                learns = m("rules.describe.learns_black")
+            if spec.private:
+                learns = m("rules.describe.private", learns=learns)
             extra.append(m("rules.describe.learns", learns=learns))
-        if spec.self_target:
-            extra.append(m("rules.describe.self", value=spec.self_target))
+        if spec.self_once and spec.self_target:
+            extra.append(m("rules.describe.self_once"))
+        elif spec.self_target:
+            extra.append(m("rules.describe.self", value=w.yes_no(spec.self_target)))
         if spec.same_twice is not True:
-            extra.append(m("rules.describe.same_twice", value=spec.same_twice))
+            extra.append(m("rules.describe.same_twice", value=w.yes_no(spec.same_twice)))
+        if spec.immortal:
+            extra.append(m("rules.describe.immortal"))
         if spec.enabled is not True:
-            extra.append(m("rules.describe.in_play", value=spec.enabled))
-        lines.append(f"  {role.value:10} {spec.team.value:6} " + "; ".join(extra))
+            extra.append(m("rules.describe.in_play", value=w.yes_no(spec.enabled)))
+        lines.append(
+            f"  {names[role]:{column}} {teams[spec.team]:{team_column}} " + "; ".join(extra)
+        )
 
     def step_line(step: Any) -> str:
         return m(
             "rules.describe.step",
-            role=f"{step.role.value:10}",
-            window=step.window,
-            wake=step.wake,
-            sleep=step.sleep,
+            role=f"{w.role(step.role):{column}}",
+            window=w.seconds(step.window),
+            wake=w.phrase(step.wake),
+            sleep=w.phrase(step.sleep),
         )
 
     lines.append(m("rules.describe.night0"))
     lines.extend(step_line(step) for step in ruleset.night0_steps)
     if ruleset.seating:
-        lines.append(m("rules.describe.seating", window=ruleset.seating))
+        lines.append(m("rules.describe.seating", window=w.seconds(ruleset.seating)))
     lines.append(
-        m("rules.describe.night", agreement=ruleset.agreement, called=ruleset.call_departed)
+        m(
+            "rules.describe.night",
+            agreement=w.policy("agreement", ruleset.agreement),
+            called=w.yes_no(ruleset.call_departed),
+        )
     )
     lines.extend(step_line(step) for step in ruleset.night_steps)
-    chain = " → ".join(ruleset.morning)
-    lines.append(m("rules.describe.morning", chain=chain, record=ruleset.night_record))
-    lines.append(
-        m(
-            "rules.describe.day",
-            opening=ruleset.day_opening,
-            rotate=ruleset.rotate_first_speaker,
-            nominations=ruleset.nominations,
-            vote=ruleset.vote,
-            ties=ruleset.ties,
-            fouls=ruleset.fouls,
-            removal=ruleset.removal,
-            team_loss=ruleset.team_loss,
-        )
-    )
-    for kind, (phrase, seconds) in ruleset.speeches.items():
-        lines.append(m("rules.describe.speech", kind=f"{kind:12}", phrase=phrase, seconds=seconds))
-    lines.append(
-        m(
-            "rules.describe.end",
-            win=ruleset.win,
-            final_words=ruleset.final_words,
-            draw_after=ruleset.draw_after,
-            scores=ruleset.scores,
-            best_move=ruleset.best_move,
-            cards=", ".join(role.value for role in ruleset.end_cards) or "—",
-        )
-    )
-    return lines
-
-
-def _word(value: Any) -> Any:
-    """A rule's value as the command line's language says it: yes and no in words."""
-    from voicehost.cli.texts import message
-
-    if value is True:
-        return message("rules.describe.yes")
-    if value is False or value is None:
-        return message("rules.describe.no")
-    return value
+    chain = " → ".join(w.policy("morning", step) for step in ruleset.morning)
+    record = w.policy("record", ruleset.night_record)
+    lines.append(m("rules.describe.morning", chain=chain, record=record))
+    lines.append(m("rules.describe.day"))
+    for key, value in (
+        ("opening", w.policy("opening", ruleset.day_opening)),
+        ("rotate", w.yes_no(ruleset.rotate_first_speaker)),
+        ("nominations", w.policy("nominations", ruleset.nominations)),
+        ("vote", w.policy("vote", ruleset.vote)),
+        ("ties", w.policy("ties", ruleset.ties)),
+        ("fouls", w.policy("fouls", ruleset.fouls)),
+        ("removal", w.yes_no(ruleset.removal)),
+        ("team_loss", w.yes_no(ruleset.team_loss)),
+    ):
+        lines.append(m(f"rules.describe.day.{key}", value=value))
+    kinds = {kind: m(f"rules.value.speech.{kind}") for kind in ruleset.speeches}
+    kind_column = max((len(kind) for kind in kinds.values()), default=0) + 1
+    if kinds:
+        lines.append(m("rules.describe.speeches"))
+    for kind, (_, seconds) in ruleset.speeches.items():
+        kind_words = f"{kinds[kind]:{kind_column}}"
+        lines.append(m("rules.describe.speech", kind=kind_words, seconds=w.seconds(seconds)))
+    lines.append(m("rules.describe.end"))
+    cards = ", ".join(w.role(role) for role in ruleset.end_cards) or "—"
+    for key, value in (
+        ("win", w.policy("win", ruleset.win)),
+        ("final_words", w.yes_no(ruleset.final_words)),
+        ("draw_after", w.number(ruleset.draw_after)),
+        ("scores", w.policy("scores", ruleset.scores)),
+        ("best_move", w.yes_no(ruleset.best_move)),
+        ("cards", cards),
+    ):
+        lines.append(m(f"rules.describe.end.{key}", value=value))
+    if w.used_setting:
+        lines.extend(["", m("rules.describe.settings_note")])
+    return [line.rstrip() for line in lines]

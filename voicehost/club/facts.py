@@ -14,16 +14,18 @@ from typing import Any, NotRequired, TypedDict
 
 from voicehost.config import Settings
 from voicehost.errors import VoicehostError
+from voicehost.game.model import Role, Team
+from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState
 from voicehost.host import protocol as protocol_module
 from voicehost.host.journal import effective_entries, names_in, read
 from voicehost.host.names import clean, from_record
 from voicehost.host.replay import replay_journal
 from voicehost.host.votes import voter_lines, voters_in
+from voicehost.rulesets import recorded_ruleset
 
-BLACK_ROLES = ("mafia", "don")
 #: The teams a game can be won by: the town, the mafia, and the city's Maniac, who plays alone.
-TEAMS = ("red", "black", "maniac")
+TEAMS = tuple(team.value for team in Team)
 
 
 class Mark(TypedDict):
@@ -84,12 +86,16 @@ class GameFacts(TypedDict):
     protocol: NotRequired[dict[str, Any]]
 
 
-def team_of(role: str | None) -> str | None:
+def team_of(role: str | None, ruleset: RuleSet) -> str | None:
+    """The team of a card by the rules the game was played by (``RuleSet.team``); None for a
+    card not known (no card, or a word no rule set has)."""
     if role is None:
         return None
-    if role == "maniac":
-        return "maniac"
-    return "black" if role in BLACK_ROLES else "red"
+    try:
+        card = Role(role)
+    except ValueError:
+        return None
+    return ruleset.team(card).value
 
 
 def points_for(
@@ -98,10 +104,12 @@ def points_for(
     scoring: Mapping[str, float],
     marks: Marks,
     game_lines: Mapping[int, protocol_module.Score],
+    ruleset: RuleSet,
 ) -> tuple[bool, float, float, float]:
-    """(won, extra, penalty, points) of one seat by the club's scoring table."""
+    """(won, extra, penalty, points) of one seat by the club's scoring table; the seat's team
+    is its card's in ``ruleset``, the rules the game was played by."""
     number = seat["seat"]
-    team = team_of(seat["role"])
+    team = team_of(seat["role"], ruleset)
     won = team is not None and winner == team
     total = 0.0
     if won:
@@ -212,20 +220,25 @@ def build(
     marks: Marks | None = None,
     votes: list[VoteFact] | None = None,
 ) -> GameFacts:
-    """Facts from a protocol and what the host knows beside it."""
+    """Facts from a protocol and what the host knows beside it; each card's team is the one of
+    the rule set the protocol keeps (its preset, or a club's own file's text)."""
     marks = marks or no_marks()
+    ruleset = recorded_ruleset(data)
     scoring = settings.scoring.table()
     lines: dict[int, protocol_module.Score] = {
         score["seat"]: score for score in data.get("scores") or []
     }
     seats: list[SeatFacts] = []
     for line in data["seats"]:
-        won, extra, penalty, points = points_for(line, data["winner"], scoring, marks, lines)
+        won, extra, penalty, points = points_for(
+            line, data["winner"], scoring, marks, lines, ruleset
+        )
         name = clean(line.get("name", "")) or None
         seats.append(
             SeatFacts(
-                seat=line["seat"], name=name, role=line["role"], team=team_of(line["role"]),
-                won=won, left=line["left"], fouls=line["fouls"],
+                seat=line["seat"], name=name, role=line["role"],
+                team=team_of(line["role"], ruleset), won=won,
+                left=line["left"], fouls=line["fouls"],
                 best_player=marks["best_player"] == line["seat"],
                 best_move=marks["best_move"] == line["seat"],
                 extra=extra, penalty=penalty, points=points,

@@ -81,6 +81,6 @@ def _protocol(path: Path) -> Any:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("seats"), list):
         return None
-    if data.get("winner") not in ("red", "black", "maniac", "draw"):
+    if data.get("winner") not in (*facts.TEAMS, "draw"):
         return None
     return data

@@ -77,6 +77,12 @@ class LogScreen(Screen):
         self.private_until = time.monotonic() + seconds
         self.changed.set()
 
+    def clear_private(self) -> None:
+        """The night step has ended: the private line goes now, not seconds later."""
+        self.private_text = ""
+        self.private_until = 0.0
+        self.changed.set()
+
     def current_private(self) -> str:
         return self.private_text if time.monotonic() < self.private_until else ""
 

@@ -92,6 +92,13 @@ class ScreenPrivateChannel:
             self._answer = (text, time.monotonic() + self.seconds)
         self.screen.private(text, self.seconds)
 
+    def clear(self) -> None:
+        """The night step has ended: the line goes at once, and a refusal in the next step is
+        never shown beside this step's answer."""
+        self._answer = ("", 0.0)
+        if self.screen is not None:
+            self.screen.clear_private()
+
     def close(self) -> None:
         """Nothing to release."""
 

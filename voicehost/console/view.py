@@ -86,7 +86,7 @@ def view_lines(view: TableView, book: PhraseBook) -> list[str]:
         cards = ", ".join(
             f"{s.seat} {book.screen('card_' + s.card)}"
             for s in view.seats
-            if s.card is not None and s.card != "civilian"
+            if s.card is not None  # the rule set's end cards (``end.cards``) alone
         )
         if cards:
             lines.append(f"{book.screen('cards')}: {cards}")

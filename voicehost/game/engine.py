@@ -167,6 +167,8 @@ class Engine:
         if self.ruleset.record_preset:
             state.record["preset"] = self.ruleset.name
             state.record["best_move"] = None
+        if self.settings.ruleset_text:
+            state.record["ruleset"] = self.settings.ruleset_text
         out: list[Effect] = [Say("game.start", {"players": self.settings.players})]
         if self.rules.acquaintance:
             state.phase = Phase.ACQUAINTANCE
@@ -259,7 +261,10 @@ class Engine:
                 turns = self._shot_turns(state, spec)
                 if turns is not None:
                     return turns
-                if spec.name in state.night_actions.checks:  # one check a night, made
+                actions = state.night_actions
+                # one check a night, made (or taken and dropped at a departed role's step, which
+                # must read the same)
+                if spec.name in actions.checks or spec.name in actions.dropped:
                     question = "prompt_check_done"
             return Prompt(
                 PromptKind.SEATS,
@@ -1096,27 +1101,24 @@ class Engine:
         actions = state.night_actions
         players = state.players
         if self.ruleset.night_record == "shots_checks":
-            don_check = actions.checks.get(Role.DON)
-            sheriff_check = actions.checks.get(Role.SHERIFF)
-            state.record["nights"].append(
-                {
-                    "night": state.night,
-                    "shots": {seat_key(shooter): target for shooter, target in actions.shots},
-                    "shot": killed[0] if killed else None,
-                    "killed": killed[0] if killed else None,
-                    "don_check": don_check,
-                    "don_found_sheriff": (
-                        None if don_check is None else players[don_check].role is Role.SHERIFF
-                    ),
-                    "sheriff_check": sheriff_check,
-                    "sheriff_found_black": (
-                        None
-                        if sheriff_check is None
-                        else self.team_of(players[sheriff_check].role) is Team.BLACK
-                    ),
-                    "disqualified": list(actions.disqualified),
-                }
-            )
+            shots: dict[str, Any] = {
+                "night": state.night,
+                "shots": {seat_key(shooter): target for shooter, target in actions.shots},
+                "shot": killed[0] if killed else None,
+                "killed": killed[0] if killed else None,
+            }
+            for role, check_key, found_key, _, _ in self.ruleset.recorded_checks():
+                spec = self.ruleset.spec(Role(role))
+                checked = actions.checks.get(spec.name)
+                shots[check_key] = checked
+                if checked is None:
+                    shots[found_key] = None
+                elif spec.learns == "role":
+                    shots[found_key] = players[checked].role in spec.finds
+                else:
+                    shots[found_key] = self.team_of(players[checked].role) is Team.BLACK
+            shots["disqualified"] = list(actions.disqualified)
+            state.record["nights"].append(shots)  # type: ignore[arg-type]
             return
         check = actions.checks.get(Role.COMMISSAR)
         checked_mafia = None if check is None else self.team_of(players[check].role) is Team.BLACK

@@ -128,6 +128,9 @@ class GameRecord(TypedDict):
     best_move: NotRequired[BestMove | None]
     team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[ScoreLine]]
+    # a game by a club's own rule set file: the file's text, so that whoever reads the finished
+    # game (the protocol, the club's scores) knows each card's team by the rules it was played by
+    ruleset: NotRequired[str]
 
 
 def new_record(players: int, mafia_count: int) -> GameRecord:

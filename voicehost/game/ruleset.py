@@ -139,6 +139,25 @@ class RuleSet:
     def black_roles(self) -> tuple[Role, ...]:
         return tuple(role for role, spec in self.roles.items() if spec.team is Team.BLACK)
 
+    def recorded_checks(self) -> tuple[tuple[str, str, str, str, str], ...]:
+        """The checks a night's protocol keeps (``night.record: shots_checks``), in the order of
+        the night: for each checking role, (its name, the record's key of the seat it checked,
+        the key of what it found, the protocol's word for yes and for no): the Don's
+        ``don_check``/``don_found_sheriff`` («шериф / не шериф»), the Sheriff's
+        ``sheriff_check``/``sheriff_found_black`` («чёрный / красный»)."""
+        out: list[tuple[str, str, str, str, str]] = []
+        for step in self.night_steps:
+            spec = self.roles.get(step.role)
+            if spec is None or spec.action != "check" or any(c[0] == spec.name for c in out):
+                continue
+            role = spec.name.value
+            if spec.learns == "role" and spec.finds:
+                found = spec.finds[0].value
+                out.append((role, f"{role}_check", f"{role}_found_{found}", found, f"not_{found}"))
+            else:
+                out.append((role, f"{role}_check", f"{role}_found_black", "black", "red"))
+        return tuple(out)
+
     def step_of(self, phase_value: str) -> NightStep | None:
         for prefix, steps in (("night0_", self.night0_steps), ("night_", self.night_steps)):
             for step in steps:

@@ -40,7 +40,7 @@ from voicehost.game.inputs import (
     VoteCount,
     drop_last_undoable,
 )
-from voicehost.game.model import Cue, Seat
+from voicehost.game.model import Cue, Phase, Seat
 from voicehost.game.state import GameState
 from voicehost.host.commands import (
     Command,
@@ -397,11 +397,13 @@ class Host:
             return False
         if self._journal is not None:  # a person's input is on disk before its effects
             self._journal.append(event, source, sync=source != Source.TIMER)
+        before = self.state.phase
         self.accepted.append(
             Accepted(event, source, self.state.phase, revealed(self.state, new_state), self.state)
         )
         self.state = new_state
         self._carry_out(effects)
+        self._end_night_step(before)
         return True
 
     def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
@@ -475,11 +477,21 @@ class Host:
         undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
         self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self._sync_timer_after_undo()
+        self._end_night_step(before.phase)
         self.screen.message(self.book.error("undone"))
         for said in self.engine.after_undo(before, self.state):  # the floor went back
             self._say(said.key, dict(said.params))
         self._ask_vote_again()
         return True
+
+    def _end_night_step(self, before: Phase) -> None:
+        """The game has left the night step ``before`` (its window ran out, the next role is
+        woken, the town wakes, an undo took it back): the private channel is cleared at once, so
+        the next role woken sees nothing of this step's answer. Done at the end of every night
+        step, whatever was entered, so the clearing tells nothing."""
+        assert self.state is not None
+        if before.is_night and self.state.phase is not before:
+            self.private.clear()
 
     def _ask_vote_again(self) -> None:
         """After an undone count the table hears the question again, so hands go up again."""

@@ -18,12 +18,13 @@ from voicehost.game.record import (
     TeamLossRecord,
     seat_of_key,
 )
+from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState
 from voicehost.host import storage
 from voicehost.host.names import padded, width
 from voicehost.host.votes import VoterList
 from voicehost.phrases import PhraseBook
-from voicehost.rulesets import load_preset
+from voicehost.rulesets import recorded_ruleset
 
 
 class SeatLine(TypedDict):
@@ -77,8 +78,11 @@ class ProtocolRecord(TypedDict):
     fouls: list[FoulRecord]
     departures: list[Departure]
     winner: str | None
-    # FIIM only, so that a club protocol stays as it was
+    # the rule set, when not the club's (so that a club protocol stays as it was): a preset's
+    # name, and a club's own file's text (``ruleset``), by which each card's team is known
     preset: NotRequired[str]
+    ruleset: NotRequired[str]
+    # FIIM only
     best_move: NotRequired[BestMove | None]
     team_loss: NotRequired[TeamLossRecord]
     scores: NotRequired[list[Score]]
@@ -123,12 +127,15 @@ def build(
         departures=record["departures"],
         winner=record["winner"],
     )
+    if "preset" in record:
+        protocol["preset"] = record["preset"]
     if record.get("preset") == "fiim":
-        protocol["preset"] = "fiim"
         protocol["best_move"] = record.get("best_move")
         if "team_loss" in record:
             protocol["team_loss"] = record["team_loss"]
         protocol["scores"] = _scores(record.get("scores", []), extra or [])
+    if record.get("ruleset"):
+        protocol["ruleset"] = record["ruleset"]
     if voters:
         protocol["voters"] = [
             VoterLine(day=v.day, round=v.round, candidate=v.candidate, seats=list(v.voters))
@@ -175,7 +182,8 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     def say(key: str, **params: Any) -> str:
         return book.screen(f"protocol_{key}", params)
 
-    black = {role.value for role in load_preset(protocol.get("preset") or "club").black_roles()}
+    ruleset = recorded_ruleset(protocol)
+    black = {role.value for role in ruleset.black_roles()}
     lines = [say("title", players=protocol["players"], mafia=protocol["mafia_count"]), ""]
     named = [seat.get("name", "") for seat in protocol["seats"]]
     name_cells = max((width(name) for name in named), default=0)
@@ -200,7 +208,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
         if number in days:
             lines.extend(_day_lines(days[number], say))
         if number in nights:  # night N follows day N (night 0 comes first)
-            lines.extend(_night_lines(nights[number], say, is_fiim(protocol)))
+            lines.extend(_night_lines(nights[number], say, is_fiim(protocol), ruleset))
     if protocol["fouls"]:
         lines.extend(["", say("fouls")])
         for foul in protocol["fouls"]:
@@ -262,12 +270,12 @@ def _when(event: FoulRecord | TeamLossRecord, say: Say) -> str:
     return say("when_day", day=event["day"])
 
 
-def _night_lines(night: NightRecord, say: Say, fiim: bool) -> list[str]:
+def _night_lines(night: NightRecord, say: Say, fiim: bool, ruleset: RuleSet) -> list[str]:
     lines = ["", say("night", night=night["night"])]
     if night["night"] == 0:
         lines.append("  " + say("roles_registered"))
     elif "shots" in night:
-        lines.extend(_fiim_night_lines(night, say))
+        lines.extend(_fiim_night_lines(night, say, ruleset))
     else:
         shot = night.get("shot")
         lines.append("  " + say("shot", seat=shot if shot is not None else say("miss")))
@@ -309,7 +317,7 @@ def _more_roles_lines(night: NightRecord, say: Say) -> list[str]:
     return lines
 
 
-def _fiim_night_lines(night: NightRecord, say: Say) -> list[str]:
+def _fiim_night_lines(night: NightRecord, say: Say, ruleset: RuleSet) -> list[str]:
     """A FIIM night: each black player's shot, the result, and the two checks."""
     shots = night.get("shots", {})
     entered = ", ".join(
@@ -322,9 +330,9 @@ def _fiim_night_lines(night: NightRecord, say: Say) -> list[str]:
         lines.append("  " + say("ended_by_win"))
     else:
         lines.append("  " + (say("killed", seat=killed) if killed is not None else say("miss")))
-    for who, yes, no in (("don", "sheriff", "not_sheriff"), ("sheriff", "black", "red")):
-        check = night.get(f"{who}_check")
-        found = night.get("don_found_sheriff" if who == "don" else "sheriff_found_black")
+    for who, check_key, found_key, yes, no in ruleset.recorded_checks():
+        check = night.get(check_key)
+        found = night.get(found_key)
         if check is None:
             lines.append("  " + say(f"{who}_check", seat="—", verdict="—"))
         else:

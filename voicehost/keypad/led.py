@@ -13,6 +13,10 @@ short blinks. A night entry that was refused for a reason the one awake may know
 quick blinks, «nothing more to enter tonight» (a second check). Nothing here makes a sound, so
 the table hears nothing of it (the refusal's cue is the same whatever the reason); the LED is
 small and the keypad sits in front of whoever is awake.
+
+When the night step ends (``clear()``, called by the host at the end of every step, whatever was
+entered), the LED goes dark at once, even in the middle of a pattern: the next role woken never
+sees what the last one was told.
 """
 
 from __future__ import annotations
@@ -130,9 +134,20 @@ Sleeper = Callable[[float], bool]
 """Waits some seconds; returns True when it was cut short because the channel is closing."""
 
 
+@dataclass(frozen=True)
+class _Cut:
+    """In the queue: the night step ended here; ``number`` counts the clears asked so far."""
+
+    number: int
+
+
 class LedPrivateChannel:
     """``ports.PrivateChannel`` on a keypad LED. Patterns play one after another, off the host's
-    thread; if the LED cannot be written, the message goes to ``fallback`` (the screen)."""
+    thread; if the LED cannot be written, the message goes to ``fallback`` (the screen).
+
+    ``clear()`` (the end of a night step) darkens the LED at once: the pattern playing stops and
+    the patterns still queued are dropped, so the next role woken never sees this step's answer.
+    """
 
     def __init__(
         self,
@@ -146,8 +161,12 @@ class LedPrivateChannel:
         self._settings = settings
         self._fallback = fallback
         self._closing = threading.Event()
-        self._sleep: Sleeper = sleeper if sleeper is not None else self._closing.wait
-        self._queue: queue.Queue[Private | None] = queue.Queue()
+        self._cut = threading.Event()  # set by clear() and close(): a wait ends at once
+        self._lock = threading.Lock()  # the LED is switched under it, by the worker or clear()
+        self._clears_asked = 0
+        self._clears_done = 0
+        self._sleep: Sleeper = sleeper if sleeper is not None else self._cut.wait
+        self._queue: queue.Queue[Private | _Cut | None] = queue.Queue()
         self._worker = threading.Thread(target=self._run, name="private-led", daemon=True)
         self._switch(False)  # lit must mean something: start dark
         self._worker.start()
@@ -156,6 +175,16 @@ class LedPrivateChannel:
         """Queue the message's LED pattern; returns at once."""
         self._queue.put(message)
 
+    def clear(self) -> None:
+        """Dark now, and nothing queued before this plays; returns at once."""
+        with self._lock:
+            self._clears_asked += 1
+            self._cut.set()
+            self._switch(False)
+            self._queue.put(_Cut(self._clears_asked))
+        if self._fallback is not None:
+            self._fallback.clear()
+
     def wait_idle(self) -> None:
         """Block until every queued pattern has played (tests, shutdown)."""
         self._queue.join()
@@ -163,6 +192,7 @@ class LedPrivateChannel:
     def close(self) -> None:
         """Stop at once, leave the LED dark and release the keypad."""
         self._closing.set()
+        self._cut.set()
         self._queue.put(None)
         self._worker.join(timeout=2)
         self._switch(False)
@@ -176,13 +206,30 @@ class LedPrivateChannel:
             try:
                 if message is None:
                     return
-                self._play(message)
+                if isinstance(message, _Cut):
+                    self._cleared(message.number)
+                else:
+                    self._play(message)
             finally:
                 self._queue.task_done()
 
+    def _cleared(self, number: int) -> None:
+        """The worker has reached a clear: what is queued after it plays again."""
+        with self._lock:
+            self._clears_done = number
+            if self._clears_done == self._clears_asked and not self._closing.is_set():
+                self._cut.clear()
+
+    def _cutting(self) -> bool:
+        return self._clears_done < self._clears_asked or self._closing.is_set()
+
     def _play(self, message: Private) -> None:
         for step in led_pattern(message, self._settings):
-            if not self._switch(step.lit):
+            with self._lock:
+                if self._cutting():  # its night step has ended: never lit again
+                    return
+                switched = self._switch(step.lit)
+            if not switched:
                 self._give_to_fallback(message)
                 return
             if step.seconds > 0 and self._sleep(step.seconds):

@@ -359,6 +359,12 @@ class WebFace:
         frame = json.dumps({"type": "private", "text": text, "seconds": seconds})
         self.outlet.private(frame)
 
+    def clear_private(self) -> None:
+        """The night step has ended: the paired remotes clear the answer now. Sent at the end of
+        every night step, whatever was entered, so the frame itself tells nothing."""
+        if self.outlet is not None:
+            self.outlet.private(json.dumps({"type": "private_clear"}))
+
     # ---------------------------------------------------------------- dealing
 
     def _deal_state(self) -> dict[str, Any]:
@@ -427,6 +433,15 @@ class WebPrivate:
             self.face.private(message)
         except Exception:  # noqa: BLE001 - the LED has shown it; the web face may be down
             log.exception("the remote could not be told the answer", extra=LOG_ONLY)
+
+    def clear(self) -> None:
+        self.inner.clear()
+        if self.face is None:
+            return
+        try:
+            self.face.clear_private()
+        except Exception:  # noqa: BLE001 - the LED is dark; the web face may be down
+            log.exception("the remote could not be told to clear the answer", extra=LOG_ONLY)
 
     def close(self) -> None:
         self.inner.close()

@@ -49,6 +49,14 @@ function onFrame(frame) {
       $("eveningbox").classList.toggle("hidden", !frame.message);
     }
   } else if (frame.type === "private") { showPrivate(frame.text, frame.seconds); }
+  else if (frame.type === "private_clear") { hidePrivate(); }
+}
+
+// The night step has ended: the answer goes now, before the next role is woken.
+function hidePrivate() {
+  clearTimeout(privateTimer);
+  $("private").textContent = "";
+  $("private").classList.add("hidden");
 }
 
 function showPrivate(text, seconds) {
@@ -166,7 +174,5 @@ $("lossconfirm").addEventListener("click", () => {
 });
 // The role has read the answer: a tap clears it at once (else it goes after a few seconds).
 $("private").addEventListener("click", () => {
-  clearTimeout(privateTimer);
-  $("private").textContent = "";
-  $("private").classList.add("hidden");
+  hidePrivate();
 });
