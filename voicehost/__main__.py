@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from voicehost import __version__, cli
 from voicehost.cli import texts
 from voicehost.cli.texts import text
-from voicehost.errors import ConfigErrors, VoicehostError
+from voicehost.errors import VoicehostError
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
@@ -69,7 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # function: in a Russian game they are said from the book.
     argparse._ = texts.argparse_words  # type: ignore[attr-defined]  # argparse's gettext hook
     parser = build_parser(words)
+    texts.name_placeholders(parser)
     args = parser.parse_args(words)
+    _say_notices(texts.language())
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2
@@ -88,10 +90,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
+def _say_notices(language: str) -> None:
+    """A command's notices (no sound card, a missing voice pack piece...) reach the terminal in
+    its language; a game shows them on its own screen instead (``session.play``)."""
+    import logging
+
+    from voicehost.cli.texts import ConsoleNotices
+
+    package_log = logging.getLogger("voicehost")
+    for handler in package_log.handlers:
+        if isinstance(handler, ConsoleNotices):
+            package_log.removeHandler(handler)  # an earlier command of this process (tests)
+    package_log.addHandler(ConsoleNotices(language))
+
+
 def _explained(error: VoicehostError) -> str:
-    """The error in the language of the command line: from the book when it names a phrase."""
-    if not error.phrase and not isinstance(error, ConfigErrors):
-        return str(error)
+    """The error in the language of the command line: from the book when it names a phrase,
+    else its English text quoted after the book's sentence (``PhraseBook.explain``)."""
     from voicehost.phrases import PhraseBook
 
     try:

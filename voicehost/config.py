@@ -329,7 +329,13 @@ def load(path: str | Path | None = None, *, rules_file: bool = True) -> Settings
     try:
         data = config_path.read_bytes()
     except OSError as exc:
-        raise ConfigError(str(config_path), None, f"cannot read the file: {exc.strerror}") from exc
+        raise ConfigError(
+            str(config_path),
+            None,
+            f"cannot read the file: {exc.strerror}",
+            phrase="config_cannot_read",
+            reason=exc.strerror,
+        ) from exc
     base_dir = config_path.resolve().parent
     return _from_environment(loads(_text(data, config_path), base_dir, rules_file=rules_file))
 
@@ -365,11 +371,17 @@ def _text(data: bytes, path: Path) -> str:
     """The file as text, or a ConfigError saying what kind of file it is instead."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise ConfigError(
-            str(path), 1, "the file is saved as UTF-16; save it as UTF-8 (plain text)"
+            str(path),
+            1,
+            "the file is saved as UTF-16; save it as UTF-8 (plain text)",
+            phrase="config_utf16",
         )
     if data.startswith(b"\x89PNG") or b"\x00" in data[:4096]:
         raise ConfigError(
-            str(path), 1, "this is not a text file (a picture or a program?); give config.yaml"
+            str(path),
+            1,
+            "this is not a text file (a picture or a program?); give config.yaml",
+            phrase="config_not_text",
         )
     try:
         return data.decode("utf-8")
@@ -380,6 +392,8 @@ def _text(data: bytes, path: Path) -> str:
             line,
             f"byte 0x{data[exc.start]:02X} is not UTF-8 text (the file was saved in another "
             "encoding, e.g. Latin-1 or Windows-1251); save it as UTF-8",
+            phrase="config_not_utf8",
+            byte=f"0x{data[exc.start]:02X}",
         ) from exc
 
 
@@ -393,16 +407,25 @@ def loads(text: str, base_dir: str | Path = ".", *, rules_file: bool = True) -> 
             "(file)",
             text[: exc.position].count("\n") + 1,
             f"character U+{exc.character:04X} is not allowed in a settings file; delete it",
+            phrase="config_bad_character",
+            character=f"U+{exc.character:04X}",
         ) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark is not None else None
         raise ConfigError(
-            "(file)", line, f"not valid YAML: {getattr(exc, 'problem', exc)}"
+            "(file)",
+            line,
+            f"not valid YAML: {getattr(exc, 'problem', exc)}",
+            phrase="config_not_yaml",
+            library=getattr(exc, "problem", exc),
         ) from exc
     except RecursionError as exc:
         raise ConfigError(
-            "(file)", 1, "lists or mappings are nested too deeply; this is not config.yaml"
+            "(file)",
+            1,
+            "lists or mappings are nested too deeply; this is not config.yaml",
+            phrase="config_nested",
         ) from exc
     if node is None:
         return Settings(base_dir=str(base_dir))

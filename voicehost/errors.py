@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
+
+WRITTEN = "*"
+"""``phrase`` of an error whose message is already in the game's language (from the book)."""
 
 
 class VoicehostError(Exception):
@@ -10,13 +13,20 @@ class VoicehostError(Exception):
 
     ``phrase`` names the ``screen`` text of the phrase books that says the same in the game's
     language (``PhraseBook.explain`` renders it with ``params``); the message itself is English,
-    for the log and whoever repairs the box.
+    for the log and whoever repairs the box. An error without a phrase is said in a Russian game
+    as its English text quoted after a Russian sentence; one whose message was written from the
+    book says so with :meth:`written`.
     """
 
     def __init__(self, message: str = "", *, phrase: str = "", **params: Any) -> None:
         super().__init__(message)
         self.phrase = phrase
         self.params = params
+
+    @classmethod
+    def written(cls, text: str) -> Self:
+        """An error whose ``text`` is already in the game's language (``book.screen(...)``)."""
+        return cls(text, phrase=WRITTEN)
 
 
 class ConfigError(VoicehostError):

@@ -37,3 +37,20 @@ def notice_of(record: logging.LogRecord) -> tuple[str, dict[str, Any]] | None:
         return None
     key, params = found
     return str(key), dict(params)
+
+
+def said(record: logging.LogRecord, book: Any) -> str | None:
+    """What a person reads for ``record`` in ``book``'s language (a ``PhraseBook``): the phrase
+    it names, its own text when it was written from the book (or names nothing), None when it
+    is for the log alone. Errors among the phrase's parameters are said from the book too."""
+    phrase = notice_of(record)
+    if phrase is None or phrase[0] == WRITTEN[ATTRIBUTE][0]:
+        return record.getMessage()
+    key, params = phrase
+    if not key:
+        return None
+    explained = {
+        name: book.explain(value) if isinstance(value, BaseException) else value
+        for name, value in params.items()
+    }
+    return str(book.screen(f"notice_{key}", explained))

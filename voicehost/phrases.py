@@ -45,7 +45,7 @@ from typing import Any, Protocol
 import yaml
 
 from voicehost import yamltext
-from voicehost.errors import ConfigErrors, VoicehostError
+from voicehost.errors import WRITTEN, ConfigErrors, VoicehostError
 from voicehost.ports import Pause, Segment, Utterance
 
 DEFAULT_PHRASES_DIR = Path(__file__).resolve().parent.parent / "phrases"
@@ -618,6 +618,10 @@ class PhraseBook:
             return "\n  ".join([self.screen("config_errors", {"count": len(lines)}), *lines])
         if isinstance(error, VoicehostError) and error.phrase in self._screen:
             return self.screen(error.phrase, error.params)
+        if isinstance(error, VoicehostError) and error.phrase == WRITTEN:
+            return str(error)
+        if isinstance(error, VoicehostError):  # English only: quoted after the book's sentence
+            return self.screen("error_in_english", {"text": str(error)})
         return str(error)
 
     def screen_keys(self) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,8 @@ def test_standings_print_export_and_draw(
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
     rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8-sig"))))
     assert rows[0][1] == "Игрок" and len(rows) == 14  # the heading and 13 players
+    assert "мирный житель: игры" in rows[0] and "дон: победы" in rows[0]  # every column Russian
+    assert not any(re.search(r"[A-Za-z]", head) for head in rows[0]), rows[0]
     assert sum(int(row[3]) for row in rows[1:]) == 60
     records.forget(records.club_settings_of(config))
 
@@ -147,9 +150,10 @@ def test_the_standings_count_every_card_of_every_rule_set() -> None:
     for word, cell in (("маньяк", "1/2"), ("путана", "0/1"), ("бессмертный", "1/1")):
         assert word in head and cell in line, table
     assert {role.value for role in Role} <= set(standings.ROLES)  # no card is left out
-    rows = list(csv.DictReader(io.StringIO(standings.to_csv([row], standings.csv_headers(say)))))
-    assert rows[0]["maniac_games"] == "2" and rows[0]["maniac_wins"] == "1"
-    assert rows[0]["putana_games"] == "1" and rows[0]["immortal_wins"] == "1"
+    headers = standings.csv_headers(say, RU.word)
+    rows = list(csv.DictReader(io.StringIO(standings.to_csv([row], headers))))
+    assert rows[0]["маньяк: игры"] == "2" and rows[0]["маньяк: победы"] == "1"
+    assert rows[0]["путана: игры"] == "1" and rows[0]["бессмертный: победы"] == "1"
 
 
 @settings(max_examples=300, deadline=None)

@@ -57,13 +57,17 @@ def a_game(settings: config.Settings, name: str, lines: list[str], age: float) -
 
 
 def voicehost(
-    config_path: Path, *args: str, stdin: int | None = subprocess.DEVNULL
+    config_path: Path,
+    *args: str,
+    stdin: int | None = subprocess.DEVNULL,
+    input_text: str | None = None,
 ) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "voicehost", "--config", str(config_path), *args],
         capture_output=True,
         text=True,
-        stdin=stdin,
+        stdin=stdin if input_text is None else None,
+        input=input_text,
         timeout=120,
         cwd=config_path.parent,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -234,6 +238,59 @@ def test_play_does_not_offer_a_game_another_host_is_hosting(tmp_path: Path, caps
     finally:
         held.close()
     assert offer_resume(settings, Terminal("\n")) == busy  # once it is free, it is offered
+
+
+def test_the_quit_question_names_the_journal_a_bare_resume_would_not_pick(tmp_path: Path) -> None:
+    """An empty game quit at once: `voicehost resume` alone would carry on an older played game,
+    so the question (and the line after it) names this game's journal."""
+    config_path, settings = setup(tmp_path)
+    older = a_game(settings, "older", TOWN_WINS[:30], age=600)
+    result = voicehost(config_path, "play", "--plain", "--text", stdin=None, input_text="q\nq\n")
+    assert result.returncode == 0, result.stderr
+    journals = sorted(settings.path(settings.storage.journal_dir).glob("game-*.jsonl"))
+    assert len(journals) == 1
+    book = PhraseBook.load(settings.language)
+    asked = book.screen("quit_question_journal", {"journal": journals[0]})
+    assert asked in result.stdout
+    assert f"voicehost resume {journals[0]}" in asked
+    assert newest_unfinished(journals[0].parent) == older  # why the name matters
+
+
+def test_ctrl_c_in_a_game_names_its_journal(tmp_path: Path) -> None:
+    import signal
+
+    config_path, settings = setup(tmp_path)
+    game = subprocess.Popen(
+        [sys.executable, "-m", "voicehost", "--config", str(config_path), "play", "--plain",
+         "--text"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert game.stdout is not None
+    for line in game.stdout:  # the game is on once the night's first prompt is shown
+        if "→" in line:
+            break
+    game.send_signal(signal.SIGINT)
+    out, err = game.communicate(timeout=60)
+    journal = newest_game(settings.path(settings.storage.journal_dir))
+    assert journal is not None
+    assert f"voicehost resume {journal}" in out, out + err
+    assert "Traceback" not in err
+
+
+def test_resume_of_a_journal_that_is_not_there_says_so_at_once(tmp_path: Path) -> None:
+    """In the game's language, before any device is looked for: no notice about the sound card
+    or the keypad comes first."""
+    config_path = tmp_path / "config.yaml"  # the devices as config.yaml leaves them: all looked for
+    config_path.write_text("storage:\n  journal_dir: journals\n", encoding="utf-8")
+    result = voicehost(config_path, "resume", str(tmp_path / "nope.jsonl"))
+    assert result.returncode == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [
+        f"voicehost: журнала {tmp_path / 'nope.jsonl'} нет; voicehost resume без файла найдёт "
+        "самую новую незаконченную игру"
+    ]
+    assert not (tmp_path / "cache").exists()  # no announcement was synthesised for nothing
 
 
 @pytest.mark.parametrize("language", ["ru", "en"])

@@ -14,6 +14,7 @@ import pytest
 from voicehost import config
 from voicehost.__main__ import main
 from voicehost.cli import texts
+from voicehost.testing.words import latin_words
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI = sorted((ROOT / "voicehost" / "cli").glob("*.py")) + [ROOT / "voicehost" / "__main__.py"]
@@ -182,3 +183,160 @@ def test_config_mistakes_are_said_in_the_language_of_the_file(
     bad.write_text("language: en\nplayers: 25\n")
     assert main(["--config", str(bad), "play", "--text"]) == 1
     assert "line 2: players = 25 is out of range; allowed: 6 to 20" in capsys.readouterr().err
+
+
+NO_CARD = "pcm.!default { type hw; card 99 }\n"
+
+
+def no_sound_card(folder: Path) -> dict[str, str]:
+    import os
+
+    conf = folder / "no-card.conf"
+    conf.write_text(f"</usr/share/alsa/alsa.conf>\n{NO_CARD}", encoding="utf-8")
+    return {**os.environ, "ALSA_CONFIG_PATH": str(conf)}
+
+
+@pytest.mark.parametrize(
+    ("language", "said", "not_said"),
+    [("ru", "Звука нет:", "no sound output"), ("en", "No sound:", "Звука")],
+)
+def test_a_commands_notices_are_in_its_language(
+    tmp_path: Path, language: str, said: str, not_said: str
+) -> None:
+    """rehearse without a sound card: the notice (and its reason) in the game's language, once;
+    a library's own message is quoted after it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", config_in(tmp_path, language),
+         "rehearse", "--key", "game.start"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=no_sound_card(tmp_path),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if said in line]
+    assert len(lines) == 1, result.stderr
+    assert not_said not in result.stderr
+    if language == "ru":
+        assert latin_words(result.stderr) == [], result.stderr
+
+
+def test_a_game_in_line_mode_says_its_notices_once_in_its_language(tmp_path: Path) -> None:
+    """`play --plain`: the notices are on the screen in Russian; stderr repeats none of them
+    in English (it keeps only lines for the log alone)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", config_in(tmp_path, "ru"),
+         "play", "--plain"],
+        capture_output=True, text=True, timeout=120, cwd=ROOT, env=no_sound_card(tmp_path),
+        stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    notices = [line for line in result.stdout.splitlines() if line.startswith("ℹ")]
+    assert any("Звука нет" in line for line in notices), result.stdout
+    assert any("кейпад не найден" in line for line in notices), result.stdout
+    assert latin_words("\n".join(notices)) == [], notices
+    assert result.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("argv", "russian"),
+    [
+        (["phrases", "check", "nopack"], "папки голосового пакета"),
+        (["phrases", "pack", "import", "nozip.zip", "pack"], "файла nozip.zip нет"),
+        (["models", "install", "nomodel.zip"], "файла nomodel.zip нет"),
+        (["club", "import", "nofolder"], "nofolder — не папка"),
+        (["listen", "--model", "nomodel"], "--model nomodel: такой папки нет"),
+    ],
+)
+def test_a_commands_refusals_are_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch, argv, russian: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", config_in(tmp_path, "ru"), *argv]) == 1
+    err = capsys.readouterr().err
+    assert russian in err, err
+    for typed in argv:  # what the host typed is named as typed
+        err = err.replace(typed, "")
+    assert latin_words(err) == [], err
+
+
+def test_an_error_the_book_cannot_say_is_quoted_after_a_sentence_in_the_games_language() -> None:
+    from voicehost.errors import VoicehostError
+    from voicehost.phrases import PhraseBook
+
+    english = VoicehostError("the frobnicator is cold; warm it up")
+    russian = PhraseBook.load("ru").explain(english)
+    assert russian.startswith("не получилось; что случилось и что делать, сказано по-английски")
+    assert russian.endswith("«the frobnicator is cold; warm it up»")
+    assert PhraseBook.load("en").explain(english) == "the frobnicator is cold; warm it up"
+    # a text already written from the book is said as it is
+    written = VoicehostError.written("журнал пуст")
+    assert PhraseBook.load("ru").explain(written) == "журнал пуст"
+
+
+def test_rules_show_says_yes_and_no_in_the_games_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["--config", config_in(tmp_path, "ru"), "rules", "show", "club"]) == 0
+    out = capsys.readouterr().out
+    assert "удаление: нет" in out
+    for python_word in ("True", "False", "None"):
+        assert python_word not in out
+
+
+def _leaf_parsers(parser, path=()):
+    import argparse
+
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not subs:
+        yield path, parser
+    for action in subs:
+        for word, sub in action.choices.items():
+            yield from _leaf_parsers(sub, (*path, word))
+
+
+def test_every_subcommands_help_says_what_it_does_and_names_its_values_in_russian(
+    tmp_path: Path,
+) -> None:
+    """`club standings --help`, `service status --help`...: a line saying what the command
+    does, and the placeholders of the values (`--csv ФАЙЛ`, `ЖУРНАЛ`) in Russian words."""
+    from voicehost import cli
+    from voicehost.__main__ import build_parser
+
+    texts.choose("ru")
+    try:
+        seen = 0
+        for name in cli.SUBCOMMANDS:
+            parser = build_parser([name])
+            texts.name_placeholders(parser)
+            for path, leaf in _leaf_parsers(parser):
+                if not path or path[0] != name:
+                    continue
+                seen += 1
+                assert leaf.description, path
+                usage = leaf.format_usage()
+                placeholders = re.findall(r"--[\w-]+ ([A-Za-z_]+)\]", usage)
+                placeholders += re.findall(r" ([a-z_]+)\n?$", usage.strip())
+                assert placeholders == [], (path, usage)
+        assert seen > 20
+    finally:
+        texts.choose(texts.language_of([]))
+
+
+@pytest.mark.parametrize(
+    ("content", "russian"),
+    [
+        ("language: ru\nplayers: 10\n".encode("utf-16"), "файл сохранён в UTF-16"),
+        (b"language: ru\nrules:\n  mafia_count:\n    8: 7\n", "7 мафии на 8 игроков не игра"),
+        (b"language: ru\nplayers: [1\n", "это не YAML (сообщение разборщика: «"),
+        (b"language: ru\nplayers: 9\nrules:\n  preset: fiim\n", "играют 10 игроков, а не 9"),
+    ],
+)
+def test_a_broken_config_is_said_in_russian(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], content: bytes, russian: str
+) -> None:
+    bad = tmp_path / "config.yaml"
+    bad.write_bytes(content)
+    assert main(["--config", str(bad), "play", "--text"]) == 1
+    err = capsys.readouterr().err
+    assert russian in err, err
+    assert latin_words(err.replace("fiim", "")) == [], err  # a preset by its config name

@@ -14,6 +14,7 @@ import pytest
 
 from voicehost.__main__ import main
 from voicehost.testing.alsa import alsa_microphone
+from voicehost.testing.words import latin_words
 
 RATE = 16000
 
@@ -28,10 +29,17 @@ def write_wav(path: Path, samples: np.ndarray) -> Path:
 
 
 def run_listen(
-    tmp_path: Path, korean_folder: Path, wav: Path, *extra: str, vad: str = "auto"
+    tmp_path: Path,
+    korean_folder: Path,
+    wav: Path,
+    *extra: str,
+    vad: str = "auto",
+    language: str = "en",
 ) -> int:
     config = tmp_path / "config.yaml"
-    config.write_text(f"listener:\n  silence_seconds: 0.6\n  vad: {vad}\n", encoding="utf-8")
+    config.write_text(
+        f"language: {language}\nlistener:\n  silence_seconds: 0.6\n  vad: {vad}\n", "utf-8"
+    )
     arguments = ["--config", str(config), "listen", "--wav", str(wav)]
     return main([*arguments, "--model", str(korean_folder), "--words", "감사합니다,패스", *extra])
 
@@ -67,7 +75,21 @@ def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
     assert "SPEECH ENDED: «패스» said on its own (" in out
     assert "s of quiet before it), then 0.6" in out
     assert "s without the speaker's voice" in out
-    assert "1 speech end(s)" in out
+    assert "Speech ends: 1 in " in out
+
+
+def test_listen_explains_in_the_games_language(tmp_path, korean_folder, record, capsys):
+    """With `language: ru` every line listen prints is Russian but the words heard."""
+    wav = write_wav(tmp_path / "speech.wav", record(SPEECH).samples)
+
+    assert run_listen(tmp_path, korean_folder, wav, language="ru") == 0
+
+    out = capsys.readouterr().out
+    assert "РЕЧЬ ЗАКОНЧЕНА: «패스» сказано отдельно (перед ним " in out
+    assert "с тишины), затем 0.6" in out and "с без голоса говорящего" in out
+    assert "Концов речи: 1 за " in out
+    assert out.startswith("Слушаю запись speech.wav (")
+    assert latin_words(out.replace("model", "")) == [], out
 
 
 def test_listen_names_a_file_that_is_not_a_wav(tmp_path, korean_folder, capsys):
@@ -90,7 +112,9 @@ def test_listen_without_a_model_says_how_to_install_one(tmp_path, capsys):
 def test_listen_checks_the_microphone(tmp_path, korean_folder, record):
     recording = record([0.5, "저는 오번을 의심합니다", 1.0, "패스", 3.0])
     environment = alsa_microphone(tmp_path, recording.samples)
-    (tmp_path / "config.yaml").write_text("listener:\n  models_dir: models\n", encoding="utf-8")
+    (tmp_path / "config.yaml").write_text(
+        "language: en\nlistener:\n  models_dir: models\n", encoding="utf-8"
+    )
     command = [sys.executable, "-m", "voicehost", "--config", str(tmp_path / "config.yaml")]
     command += ["listen", "--seconds", "3", "--model", str(korean_folder)]
     command += ["--words", "감사합니다,패스"]
@@ -127,7 +151,9 @@ def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_fol
     pieces.append(np.zeros(RATE, dtype=np.int16))
     environment = alsa_microphone(tmp_path, np.concatenate(pieces))
     config = tmp_path / "config.yaml"
-    config.write_text("# the club's settings\nlistener:\n  silence_seconds: 1.5\n", "utf-8")
+    config.write_text(
+        "# the club's settings\nlanguage: en\nlistener:\n  silence_seconds: 1.5\n", "utf-8"
+    )
     out = tmp_path / "takes"
     command = [sys.executable, "-m", "voicehost", "--config", str(config), "listen"]
     command += ["--model", str(korean_folder), "--words", "감사합니다,패스"]
@@ -145,10 +171,10 @@ def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_fol
     assert done.returncode == 0, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     shown = done.stdout
-    assert "The room's noise floor:" in shown
+    assert "The room's noise:" in shown
     assert shown.count("Nothing in this take was louder than the room") == 1
     assert shown.count("recorded (loudest") == len(CALIBRATION_TAKES)
-    assert f"Kept {len(CALIBRATION_TAKES)} takes in {out}" in shown
+    assert f"Kept the takes ({len(CALIBRATION_TAKES)}) in {out}" in shown
     assert (out.stat().st_mode & 0o777) == 0o700
     assert all((path.stat().st_mode & 0o777) == 0o600 for path in out.iterdir())
     for number in range(1, len(CALIBRATION_TAKES) + 1):
@@ -162,17 +188,17 @@ def test_calibration_runs_end_to_end_through_the_microphone(tmp_path, korean_fol
     assert "room_margin_db:" in written and "speech_dbfs:" in written
     # No take that ends otherwise ends a speech with the proposed setting, and the sentence
     # that ends with «thank you» is heard.
-    assert ", 0 wrong ends;" in proposed
+    assert "wrong ends: 0;" in proposed
 
     # The kept takes replay with `listen --wav DIR` under the written settings: the same counts.
     replayed = subprocess.run(
         [*command, "--wav", str(out)], env=environment, capture_output=True, text=True, timeout=600
     )
     assert replayed.returncode == 0, replayed.stderr[-2000:]
-    heard = int(proposed.split("(")[1].split()[0])
+    heard = int(proposed.split("stop words heard: ")[1].split()[0])
     assert heard >= 1
-    assert f"{heard} of 3 stop words heard" in replayed.stdout, replayed.stdout
-    assert "0 false ends in 3 takes without a final stop word" in replayed.stdout
+    assert f"stop words heard: {heard} of 3" in replayed.stdout, replayed.stdout
+    assert "false ends: 0 in takes without a final stop word (3)" in replayed.stdout
 
 
 @pytest.mark.slow
@@ -191,7 +217,8 @@ def test_calibration_without_a_microphone_says_so_before_asking_anything(tmp_pat
     )
 
     assert done.returncode == 1
-    assert "cannot open the microphone" in done.stderr and "arecord -l" in done.stderr
+    assert "не открывается микрофон" in done.stderr and "arecord -l" in done.stderr
+    assert latin_words(done.stderr) == [], done.stderr
     assert "Traceback" not in done.stderr
-    assert "Keep them" not in done.stdout
+    assert "Сохранить их" not in done.stdout
     assert not (tmp_path / "recordings").exists()

@@ -210,7 +210,7 @@ def test_models_commands_fetch_install_and_list(server, payload, tmp_path, monke
 
 def test_fetching_an_unknown_language_names_the_known_ones(tmp_path, capsys):
     assert main(["--config", str(config_in(tmp_path)), "models", "fetch", "zz"]) == 1
-    assert "known: en, ru" in capsys.readouterr().err
+    assert "(известны: en, ru)" in capsys.readouterr().err  # language: ru (default)
 
 
 def test_without_a_model_the_game_goes_on_and_one_line_says_how_to_install(tmp_path, caplog):

@@ -280,3 +280,29 @@ def test_the_room_s_verdict_agrees_with_the_measured_signal_to_noise_ratio(kind,
 
     assert verdict.snr_db == pytest.approx(snr, abs=1.5)
     assert verdict.loud is loud
+
+
+@pytest.mark.parametrize("language", ["ru", "en"])
+def test_the_calibrations_prompts_verdicts_and_reasons_are_in_the_games_language(
+    language: str,
+) -> None:
+    """What `listen --calibrate` asks and concludes is said from the book: a Russian host
+    reads Russian (the stop words and config keys as they are)."""
+    from voicehost.cli.calibrate import prompts
+    from voicehost.phrases import PhraseBook
+    from voicehost.testing.words import latin_words
+
+    book = PhraseBook.load(language)
+    asked = [prompt.text for prompt in prompts(("спасибо", "пас"), book)]
+    loud, quiet = judge_room(-32.0, -25.0), judge_room(-60.0, -25.0)
+    said = [book.screen(verdict.phrase, verdict.params) for verdict in (loud, quiet)]
+    too_few = choose([], Candidate(0.6, 12, Tally(1, 1, 0, 0, 2)))
+    tied = choose([], Candidate(0.6, 12, Tally(6, 6, 0, 0, 16)))
+    said += [book.screen(choice.phrase, dict(choice.params)) for choice in (too_few, tied)]
+    assert "7" in said[0] and "-32" in said[0]
+    assert len(set(asked)) == 6
+    if language == "ru":
+        assert asked[0] == "скажите «спасибо» отдельно и помолчите"
+        assert latin_words(" ".join(asked + said)) == []
+    else:
+        assert "too loud for hearing" in said[0] and "kept" in said[3]

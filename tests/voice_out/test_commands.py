@@ -232,3 +232,22 @@ def test_phrases_build_says_two_sentences_in_the_games_language(tmp_path, ru_boo
     said = report.said(ru_book)
     assert said.startswith("Фрагментов готово: 457 (из голосового пакета — 0). Звуковой кэш ")
     assert said.endswith("уже были готовы — 269 (за 0.4 с).")
+
+
+@pytest.mark.parametrize(
+    ("said", "holds"),
+    [
+        ("vote", "day.vote_for"),
+        ("голосование", "day.vote_for"),
+        ("голосования", "day.third_vote_start"),
+        ("выдвижения", "day.speech_nomination"),
+        ("nomination", "day.speech_nomination"),
+        ("ночь знакомства", "night0.start"),
+        ("последнее слово", "day.last_words"),
+        ("ночь", "night.mafia_wakes"),
+    ],
+)
+def test_rehearse_takes_the_names_people_give_a_part_of_the_game(ru_book, said, holds) -> None:
+    chosen = select_keys(ru_book.keys(), phase=said, key=None, book=ru_book)
+    assert holds in chosen
+    assert not any(key.startswith("game.") for key in chosen)

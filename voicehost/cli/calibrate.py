@@ -22,7 +22,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from voicehost.voice_in.calibration import (
 from voicehost.voice_in.takes import LabelledTake, TakeLabel, Tally, write_takes
 
 if TYPE_CHECKING:
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_in.microphone import MicrophoneReader
     from voicehost.voice_in.vosk_listener import ListenerKit
 
@@ -59,24 +60,22 @@ class Prompt:
     ends_with_stop_word: bool
 
 
-def prompts(stop_words: tuple[str, ...], language: str) -> list[Prompt]:
-    """The takes of one round, for the game's stop words."""
+def prompts(stop_words: tuple[str, ...], book: PhraseBook) -> list[Prompt]:
+    """The takes of one round, for the game's stop words, in the book's language."""
     first = stop_words[0]
     second = stop_words[1] if len(stop_words) > 1 else first
-    looks = {"ru": "«спасибочки» or «паспорт»", "ko": "«생각합니다» or «패스트»"}.get(
-        language, f"a word that starts like «{first}»"
-    )
+    looks = book.screen("calibrate_look_alike_words")
+
+    def asked(key: str, **params: Any) -> str:
+        return str(book.screen(f"calibrate_prompt_{key}", params))
+
     return [
-        Prompt(f"say «{first}» alone, then stay quiet", first, True),
-        Prompt(f"say «{second}» alone, then stay quiet", second, True),
-        Prompt(f"say a short sentence ending with «{first}», then stay quiet", f"… {first}", True),
-        Prompt("say a short sentence with no stop word in it", "(a sentence)", False),
-        Prompt(
-            f"say «{first}» and go straight on talking to the end of the take",
-            f"{first}, …",
-            False,
-        ),
-        Prompt(f"say a sentence ending in a look-alike word, such as {looks}", looks, False),
+        Prompt(asked("alone", word=first), first, True),
+        Prompt(asked("alone", word=second), second, True),
+        Prompt(asked("sentence_stop", word=first), f"… {first}", True),
+        Prompt(asked("sentence"), book.screen("calibrate_a_sentence"), False),
+        Prompt(asked("go_on", word=first), f"{first}, …", False),
+        Prompt(asked("look_alike", words=looks), looks, False),
     ]
 
 
@@ -97,6 +96,7 @@ def calibrate(
     args: argparse.Namespace, settings: Settings, folder: Path, stop_words: tuple[str, ...]
 ) -> int:
     """Run the calibration; see the module's docstring."""
+    from voicehost.phrases import PhraseBook
     from voicehost.voice_in.microphone import MicrophoneReader
     from voicehost.voice_in.vosk_listener import ListenerKit
 
@@ -108,10 +108,14 @@ def calibrate(
         raise VoicehostError(
             "--rounds must be 1 to 20 (one round per player)", phrase="calibrate_rounds"
         )
+
+    book = PhraseBook.load(settings.language)
+    yes = tuple(book.screen("calibrate_yes_words").split())
     rate = settings.listener.sample_rate
     out = Path(args.out).expanduser() if args.out else _default_folder(settings)
     answers = _answers(sys.stdin)
-    print(f"Calibration: the room, then {6 * args.rounds} takes of {args.take_seconds:.0f} s.")
+    seconds = f"{args.take_seconds:.0f}"
+    print(book.screen("calibrate_intro", {"count": 6 * args.rounds, "seconds": seconds}))
     # A wrong model or a missing microphone is said before anyone is asked anything.
     kit = ListenerKit.load(settings, folder, stop_words)
     reader = MicrophoneReader(
@@ -121,31 +125,30 @@ def calibrate(
     recorded: list[tuple[TakeLabel, np.ndarray]] = []
     try:
         keep = args.consent or _ask(
-            answers,
-            f"The takes are recordings of the players' voices. Keep them in {out} (only this "
-            "user can read them) to replay later? [y/N]",
-        ).startswith("y")
-        if _ask(answers, "The room: nobody talks for 3 s. Press Enter to start (q: stop).") == "q":
-            print("Stopped; nothing was recorded.")
+            answers, book.screen("calibrate_keep_question", {"folder": out})
+        ).startswith(yes)
+        if _ask(answers, book.screen("calibrate_room_question")) == "q":
+            print(book.screen("calibrate_stopped"))
             return 0
         reader.discard_pending()
         quiet = reader.read(round(ROOM_SECONDS * rate))
         noise = room_noise(quiet, rate)
-        print(f"The room's noise floor: {noise:.0f} dBFS.")
-        recorded = _record_takes(args, answers, reader, stop_words, settings.language, rate, noise)
+        print(book.screen("calibrate_room_noise", {"noise": f"{noise:.0f}"}))
+        recorded = _record_takes(args, answers, reader, stop_words, book, rate, noise)
     finally:
         reader.close()
     if not recorded:
-        print("No takes recorded; nothing to propose.")
+        print(book.screen("calibrate_no_takes"))
         return 0
     if keep:
         manifest = write_takes(out, recorded, rate)
-        print(f"Kept {len(recorded)} takes in {out} ({manifest.name}); replay them with "
-              f"`voicehost listen --wav {out}`.")  # fmt: skip
+        kept = {"count": len(recorded), "folder": out, "manifest": manifest.name}
+        print(book.screen("calibrate_kept", kept))
     takes = [LabelledTake(label, samples, rate) for label, samples in recorded]
     speech = _players_level(kit, takes) or settings.listener.speech_dbfs
-    print(judge_room(noise, speech).text[0].upper() + judge_room(noise, speech).text[1:] + ".")
-    chosen = _propose(kit, takes, settings)
+    verdict = judge_room(noise, speech)
+    print(book.screen(verdict.phrase, verdict.params))
+    chosen = _propose(kit, takes, settings, book)
     values = {
         "silence_seconds": chosen.silence_seconds,
         "room_margin_db": chosen.room_margin_db,
@@ -153,11 +156,12 @@ def calibrate(
     }
     shown = ", ".join(f"listener.{key}: {value}" for key, value in values.items())
     path = Path(args.config) if args.config else config.DEFAULT_CONFIG
-    if args.yes or _ask(answers, f"Write {shown} to {path}? [y/N]").startswith("y"):
+    question = book.screen("calibrate_write_question", {"values": shown, "path": path})
+    if args.yes or _ask(answers, question).startswith(yes):
         config.update(path, "listener", values)
-        print(f"Written to {path}.")
+        print(book.screen("calibrate_written", {"path": path}))
     else:
-        print(f"Not written. To use it, set {shown} in config.yaml.")
+        print(book.screen("calibrate_not_written", {"values": shown}))
     return 0
 
 
@@ -170,22 +174,21 @@ def _record_takes(
     answers: Iterator[str],
     reader: MicrophoneReader,
     stop_words: tuple[str, ...],
-    language: str,
+    book: PhraseBook,
     rate: int,
     noise: float,
 ) -> list[tuple[TakeLabel, np.ndarray]]:
     recorded: list[tuple[TakeLabel, np.ndarray]] = []
-    round_prompts = prompts(stop_words, language)
+    round_prompts = prompts(stop_words, book)
+    seconds = f"{args.take_seconds:.0f}"
     total = len(round_prompts) * args.rounds
     number = 0
     for player in range(1, args.rounds + 1):
         for prompt in round_prompts:
             number += 1
-            answer = _ask(
-                answers,
-                f"Take {number}/{total} (player {player}): {prompt.text}. Press Enter, then "
-                f"speak; it records {args.take_seconds:.0f} s (s: skip, q: stop).",
-            )
+            asked = {"number": number, "total": total, "player": player,
+                     "prompt": prompt.text, "seconds": seconds}  # fmt: skip
+            answer = _ask(answers, book.screen("calibrate_take_question", asked))
             if answer == "q":
                 return recorded
             if answer == "s":
@@ -193,18 +196,14 @@ def _record_takes(
             again = ""
             while True:
                 reader.discard_pending()
-                print(f"  recording {args.take_seconds:.0f} s …", flush=True)
+                print(book.screen("calibrate_recording", {"seconds": seconds}), flush=True)
                 samples = reader.read(round(args.take_seconds * rate))
                 loudest = float(np.max(frame_levels(samples, rate)))
                 if loudest >= noise + QUIET_TAKE_DB:
-                    print(f"  recorded (loudest {loudest:.0f} dBFS).")
+                    print(book.screen("calibrate_recorded", {"loudest": f"{loudest:.0f}"}))
                     break
-                again = _ask(
-                    answers,
-                    f"  Nothing in this take was louder than the room ({loudest:.0f} dBFS, room "
-                    f"{noise:.0f} dBFS): is the microphone on and near the player? Enter: record "
-                    "it again, k: keep it as it is, s: skip it.",
-                )
+                levels = {"loudest": f"{loudest:.0f}", "noise": f"{noise:.0f}"}
+                again = _ask(answers, book.screen("calibrate_take_quiet", levels))
                 if again in ("k", "s", "q"):
                     break
             if again == "q":
@@ -214,7 +213,7 @@ def _record_takes(
             label = TakeLabel(
                 f"take-{number:02d}.wav",
                 prompt.ends_with_stop_word,
-                condition="at the table",
+                condition=book.screen("calibrate_at_the_table"),
                 said=prompt.said,
             )
             recorded.append((label, samples))
@@ -232,37 +231,40 @@ def _players_level(kit: ListenerKit, takes: list[LabelledTake]) -> float | None:
     return speech_level(levels)
 
 
-def _propose(kit: ListenerKit, takes: list[LabelledTake], settings: Settings) -> Candidate:
-    from voicehost.cli.listen import replay_takes, summary_line
+def _propose(
+    kit: ListenerKit, takes: list[LabelledTake], settings: Settings, book: PhraseBook
+) -> Candidate:
+    from voicehost.cli.listen import replay_takes, summary_line, take_line
 
     current = kit.tuning
     tallies, rows = replay_takes(kit, takes, current, settings.listener.block_seconds)
-    print(f"With the current settings (silence {current.silence_seconds} s, room margin "
-          f"{current.room_margin_db:g} dB):")  # fmt: skip
+    print(book.screen("calibrate_current", {"silence": current.silence_seconds,
+                                            "margin": f"{current.room_margin_db:g}"}))  # fmt: skip
     for take, outcome, ends, heard in rows:
-        at = ", ".join(f"{end:.2f} s" for end in ends) or "no end"
-        print(f"  {take.label.file} «{take.label.said}»: {outcome} ({at}); heard: {heard or '-'}")
-    print("  " + summary_line("all takes", _total(tallies)))
+        print("  " + take_line(book, take, outcome, ends, heard, upper=False))
+    print("  " + summary_line(book, book.screen("listen_all_takes"), _total(tallies)))
     candidates = []
     here = Candidate(current.silence_seconds, current.room_margin_db, _total(tallies))
-    print("Tried:")
+    print(book.screen("calibrate_tried"))
     for silence in SILENCE_CANDIDATES:
         for margin in MARGIN_CANDIDATES:
             tuning = replace(current, silence_seconds=silence, room_margin_db=margin)
             tried, _rows = replay_takes(kit, takes, tuning, settings.listener.block_seconds)
             tally = _total(tried)
             candidates.append(Candidate(silence, margin, tally))
-            print(f"  silence {silence:.1f} s, margin {margin:>4.0f} dB: {tally.heard} heard, "
-                  f"{tally.missed} missed, {tally.early + tally.false} wrong ends")  # fmt: skip
+            tried_one = {"silence": f"{silence:.1f}", "margin": f"{margin:>4.0f}",
+                         "heard": tally.heard, "missed": tally.missed,
+                         "wrong": tally.early + tally.false}  # fmt: skip
+            print(book.screen("calibrate_candidate", tried_one))
     choice = choose(candidates, here)
     chosen = choice.candidate
     if not choice.decided:
-        print(f"Cannot decide from these takes: {choice.why}.")
-    print(
-        f"Proposed: silence {chosen.silence_seconds} s, room margin {chosen.room_margin_db:g} dB "
-        f"({chosen.tally.heard} of {chosen.tally.with_stop_word} stop words heard, "
-        f"{chosen.wrong_ends} wrong ends; a false end is worse than a miss)."
-    )
+        why = book.screen(choice.phrase, dict(choice.params)) if choice.phrase else choice.why
+        print(book.screen("calibrate_undecided", {"why": why}))
+    proposed = {"silence": chosen.silence_seconds, "margin": f"{chosen.room_margin_db:g}",
+                "heard": chosen.tally.heard, "total": chosen.tally.with_stop_word,
+                "wrong": chosen.wrong_ends}  # fmt: skip
+    print(book.screen("calibrate_proposed", proposed))
     return chosen
 
 

@@ -65,7 +65,7 @@ def run_standings(args: argparse.Namespace) -> int:
     else:
         print(standings.table(rows, say, book.word))
     if args.csv is not None:
-        text = standings.to_csv(rows, standings.csv_headers(say))
+        text = standings.to_csv(rows, standings.csv_headers(say, book.word))
         if str(args.csv) == "-":
             sys.stdout.write(text)
         else:

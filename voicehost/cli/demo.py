@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     settings = with_pack(config.load(args.config), args.pack)
     book = PhraseBook.load(settings.language)
     if settings.voice.engine == "text":
-        raise VoicehostError(book.screen("demo_needs_voice"))
+        raise VoicehostError.written(book.screen("demo_needs_voice"))
     lines = _read_script(args.script, book)
     rate = settings.audio.sample_rate
     # The timeline is squeezed as it is rendered: no whole game in memory, no WAV read back.
@@ -135,7 +135,7 @@ def _read_script(path: Path, book: Any) -> list[str]:
     try:
         return script_path(path).read_text(encoding="utf-8").splitlines()
     except OSError as exc:
-        raise VoicehostError(
+        raise VoicehostError.written(
             book.screen(
                 "arg_cannot_read_script",
                 {"path": path, "reason": exc.strerror or "", "examples": EXAMPLES_DIR},

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voicehost import config
 from voicehost.cli.texts import text
@@ -42,6 +42,9 @@ from voicehost.voice_in.vosk_listener import (
     build_listener,
     replay,
 )
+
+if TYPE_CHECKING:
+    from voicehost.phrases import PhraseBook
 
 CATCH_UP_SECONDS = 30.0
 """After the microphone check, how long the Listener may take to hear what was already captured
@@ -89,6 +92,8 @@ class Printer:
     """Prints listener events as text lines or JSON lines; counts the speeches ended."""
 
     as_json: bool
+    book: Any = None
+    """The game's ``PhraseBook``: the lines are in its language (JSON stays as it is)."""
     offset: float = 0.0
     ended: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -119,13 +124,13 @@ class Printer:
             if self.as_json:
                 yield self._json("dropped", start=start, end=end, reason="echo guard")
             else:
-                yield f"{start:8.2f}  (audio until {end:.2f} dropped: the host was speaking)"
+                yield f"{start:8.2f}  " + self.book.screen("listen_dropped", {"end": f"{end:.2f}"})
         elif isinstance(event, SpokeOn):
             at = event.at - self.offset
             if self.as_json:
                 yield self._json("spoke_on", at=at)
             else:
-                yield f"{at:8.2f}  the speaker talked on after the end (the host gives it back)"
+                yield f"{at:8.2f}  " + self.book.screen("listen_spoke_on")
 
     def _decision(self, decision: Decision) -> str:
         at = decision.at - self.offset
@@ -136,9 +141,14 @@ class Printer:
                 "decision", verdict=str(decision.verdict), word=decision.word.word,
                 word_end=decision.word.end - self.offset, at=at, reason=decision.reason,
             )  # fmt: skip
+        reason = (
+            self.book.screen(decision.phrase, dict(decision.params))
+            if decision.phrase
+            else decision.reason
+        )
         if decision.verdict is Verdict.SPEECH_ENDED:
-            return f"{at:8.2f}  SPEECH ENDED: {decision.reason}"
-        return f"{at:8.2f}  ignored: {decision.reason}"
+            return f"{at:8.2f}  " + self.book.screen("listen_speech_ended", {"reason": reason})
+        return f"{at:8.2f}  " + self.book.screen("listen_ignored", {"reason": reason})
 
     @staticmethod
     def _json(kind: str, **values: Any) -> str:
@@ -150,7 +160,9 @@ def run(args: argparse.Namespace) -> int:
     settings = config.load(args.config)
     folder = _model_folder(settings, args.model)
     stop_words = _stop_words(settings, args.words)
-    printer = Printer(args.json)
+    from voicehost.phrases import PhraseBook
+
+    printer = Printer(args.json, PhraseBook.load(settings.language))
     if args.calibrate:
         from voicehost.cli.calibrate import calibrate
 
@@ -202,14 +214,20 @@ def _listen_to_recording(
     source = wav_source(wav, block_seconds=settings.listener.block_seconds)
     clock = FakeClock()
     listener = build_listener(settings, clock, folder, stop_words, source, printer)
-    _intro(printer, f"{wav.name} ({source.seconds:.1f} s)", folder, stop_words)
+    _intro(printer, "listen_intro_file", folder, stop_words,
+           file=wav.name, seconds=f"{source.seconds:.1f}")  # fmt: skip
     started = time.perf_counter()
     listener.listen(1)
     listener.start(listener.listen_again)
     listener.wait()
     elapsed = time.perf_counter() - started
     if listener.failure is not None:
-        raise VoicehostError(f"the listener failed on {wav.name}: {listener.failure}")
+        raise VoicehostError(
+            f"the listener failed on {wav.name}: {listener.failure}",
+            phrase="listen_failed",
+            file=wav.name,
+            reason=listener.failure,
+        )
     summary = {
         "speeches_ended": printer.ended,
         "audio_seconds": round(source.seconds, 3),
@@ -219,9 +237,12 @@ def _listen_to_recording(
         print(json.dumps({"event": "summary", **summary}))
     else:
         print(
-            f"{printer.ended} speech end(s) in {source.seconds:.1f} s of audio "
-            f"(processed in {elapsed:.2f} s)"
-        )
+            printer.book.screen(
+                "listen_file_summary",
+                {"ended": printer.ended, "seconds": f"{source.seconds:.1f}",
+                 "elapsed": f"{elapsed:.2f}"},
+            )
+        )  # fmt: skip
     return 0
 
 
@@ -231,18 +252,17 @@ def score_folder(
     """Replay every take of ``takes_dir`` and score it (see ``voice_in/takes.py``)."""
     takes = read_takes(takes_dir)
     kit = ListenerKit.load(settings, folder, stop_words)
-    _intro(printer, f"{len(takes)} takes in {takes_dir}", folder, stop_words, header=False)
+    _intro(printer, "listen_intro_takes", folder, stop_words, header=False,
+           folder=takes_dir, count=len(takes))  # fmt: skip
     tallies, rows = replay_takes(kit, takes, None, settings.listener.block_seconds)
     for take, outcome, ends, heard in rows:
         if printer.as_json:
             print(printer._json("take", file=take.label.file, outcome=outcome,
                                 ends=[round(end, 3) for end in ends], heard=heard))  # fmt: skip
         else:
-            said = f" «{take.label.said}»" if take.label.said else ""
-            at = ", ".join(f"{end:.2f} s" for end in ends) or "no end"
-            print(f"{take.label.file}{said}: {outcome.upper()} ({at}); heard: {heard or '-'}")
+            print(take_line(printer.book, take, outcome, ends, heard, upper=True))
     for condition, tally in tallies.items():
-        line = summary_line(condition, tally)
+        line = summary_line(printer.book, condition, tally)
         if printer.as_json:
             print(printer._json("summary", condition=condition, heard=tally.heard,
                                 missed=tally.missed, early=tally.early, false=tally.false,
@@ -276,17 +296,41 @@ def replay_takes(
     return tallies, rows
 
 
-def summary_line(condition: str, tally: Tally) -> str:
-    """One line of counts for a person."""
+def take_line(
+    book: PhraseBook,
+    take: LabelledTake,
+    outcome: str,
+    ends: list[float],
+    heard: str,
+    *,
+    upper: bool,
+) -> str:
+    """One take's outcome for a person, in the book's language."""
+    said = f" «{take.label.said}»" if take.label.said else ""
+    shown = book.screen(f"listen_outcome_{outcome}")
+    at = ", ".join(book.screen("listen_seconds", {"seconds": f"{end:.2f}"}) for end in ends)
+    return str(
+        book.screen(
+            "listen_take",
+            {"file": take.label.file, "said": said, "outcome": shown if upper else shown.lower(),
+             "ends": at or book.screen("listen_no_end"), "heard": heard or "-"},
+        )
+    )  # fmt: skip
+
+
+def summary_line(book: PhraseBook, condition: str, tally: Tally) -> str:
+    """One line of counts for a person, in the book's language."""
     parts = []
     if tally.with_stop_word:
-        parts.append(f"{tally.heard} of {tally.with_stop_word} stop words heard")
-        parts.append(f"{tally.missed} missed")
-        parts.append(f"{tally.early} ended too early")
+        parts.append(
+            book.screen("listen_tally_heard", {"heard": tally.heard, "total": tally.with_stop_word})
+        )
+        parts.append(book.screen("listen_tally_missed", {"missed": tally.missed}))
+        parts.append(book.screen("listen_tally_early", {"early": tally.early}))
     without = tally.takes - tally.with_stop_word
     if without:
-        parts.append(f"{tally.false} false ends in {without} takes without a final stop word")
-    return f"{condition}: " + (", ".join(parts) if parts else "nothing labelled to score")
+        parts.append(book.screen("listen_tally_false", {"false": tally.false, "without": without}))
+    return f"{condition}: " + (", ".join(parts) if parts else book.screen("listen_tally_nothing"))
 
 
 def _listen_to_microphone(
@@ -308,7 +352,7 @@ def _listen_to_microphone(
     )
     metered = LevelMeter(microphone)
     listener = build_listener(settings, clock, folder, stop_words, metered, printer)
-    _intro(printer, "the microphone", folder, stop_words)
+    _intro(printer, "listen_intro_microphone", folder, stop_words)
     printer.offset = clock.now()
     listener.listen(1)  # before the microphone opens: its first sample is already heard
     listener.start(listener.listen_again)
@@ -317,7 +361,9 @@ def _listen_to_microphone(
         while deadline is None or time.monotonic() < deadline:
             time.sleep(2.0 if deadline is None else min(2.0, max(0.0, deadline - time.monotonic())))
             if not printer.as_json:
-                print(f"{clock.now() - printer.offset:8.2f}  (loudest: {metered.take():.0f} dBFS)")
+                loudest = {"level": f"{metered.take():.0f}"}
+                print(f"{clock.now() - printer.offset:8.2f}  "
+                      + printer.book.screen("listen_loudest", loudest))  # fmt: skip
     except KeyboardInterrupt:
         pass
     finally:
@@ -327,24 +373,28 @@ def _listen_to_microphone(
         caught_up = listener.wait(CATCH_UP_SECONDS)
         listener.close()
     if not caught_up:
-        print(
-            f"warning: stopped {CATCH_UP_SECONDS:.0f} s after the time was up with audio not "
-            "yet heard: this machine recognises speech slower than it is spoken",
-            file=sys.stderr,
-        )
+        slow = {"seconds": f"{CATCH_UP_SECONDS:.0f}"}
+        print(printer.book.screen("listen_slow", slow), file=sys.stderr)
     if microphone.overflows:
-        print(f"warning: {microphone.overflows} microphone overflow(s)", file=sys.stderr)
+        overflows = {"count": microphone.overflows}
+        print(printer.book.screen("listen_overflows", overflows), file=sys.stderr)
     return 0
 
 
 def _intro(
-    printer: Printer, what: str, folder: Path, stop_words: tuple[str, ...], header: bool = True
+    printer: Printer,
+    key: str,
+    model: Path,
+    stop_words: tuple[str, ...],
+    header: bool = True,
+    **params: Any,
 ) -> None:
     if printer.as_json:
         return
-    print(f"Listening to {what} with the model {folder.name} for: {', '.join(stop_words)}")
+    book = printer.book
+    print(book.screen(key, {**params, "model": model.name, "words": ", ".join(stop_words)}))
     if header:
-        print("    time  word / decision")
+        print(book.screen("listen_header"))
 
 
 class LevelMeter:

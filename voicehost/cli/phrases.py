@@ -213,7 +213,10 @@ def run_record(args: argparse.Namespace) -> int:
     settings = load_settings(args.config)
     folder = args.pack or (settings.path(settings.voice.pack) if settings.voice.pack else None)
     if folder is None:
-        raise VoicehostError("say where the pack goes: --pack DIR (or set voice.pack in config)")
+        raise VoicehostError(
+            "say where the pack goes: --pack DIR (or set voice.pack in config)",
+            phrase="record_no_pack",
+        )
     book = PhraseBook.load(settings.language)
     segments = book.all_segments()
     pieces = game_pieces(segments, game_numbers(13, settings.timers.discussion_seconds))
@@ -221,12 +224,17 @@ def run_record(args: argparse.Namespace) -> int:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise VoicehostError(f"cannot create the pack folder {folder}: {exc.strerror}") from exc
+        raise VoicehostError(
+            f"cannot create the pack folder {folder}: {exc.strerror}",
+            phrase="cannot_write_folder",
+            path=folder,
+            reason=exc.strerror,
+        ) from exc
     if args.missing:
         done = recorded_texts(folder, pieces)
         pieces = [piece for piece in pieces if piece.text not in done]
         if not pieces:
-            print(f"{folder}: every piece is recorded.")
+            print(book.screen("record_all_done", {"folder": folder}))
             return 0
     fingerprints = phrase_fingerprints(segments, book.keys())
     manifest = Manifest.read(folder) or Manifest.new(
@@ -266,8 +274,9 @@ def run_record(args: argparse.Namespace) -> int:
         show_guide=args.guide,
         stress=stress,
         fingerprints=fingerprints,
+        book=book,
     )
-    print(f"Recording {_pieces(len(pieces))} into {folder}. Speak after the third (high) beep.")
+    print(book.screen("record_intro", {"count": len(pieces), "folder": folder}))
     started = time.monotonic()
     try:
         reader.open()
@@ -276,17 +285,16 @@ def run_record(args: argparse.Namespace) -> int:
         reader.close()
         player.close()
     manifest.write(folder)
-    print(
-        f"Kept {len(report.kept)}, skipped {len(report.skipped)}, refused {len(report.refusals)} "
-        f"takes in {time.monotonic() - started:.0f} s."
-    )
+    done_counts = {
+        "kept": len(report.kept),
+        "skipped": len(report.skipped),
+        "refused": len(report.refusals),
+        "seconds": f"{time.monotonic() - started:.0f}",
+    }
+    print(book.screen("record_summary", done_counts))
     if report.quit:
-        print("Stopped: `voicehost phrases record --missing` goes on from here.")
+        print(book.screen("record_stopped"))
     return 0
-
-
-def _pieces(count: int) -> str:
-    return f"{count} piece" if count == 1 else f"{count} pieces"
 
 
 def run_export(args: argparse.Namespace) -> int:

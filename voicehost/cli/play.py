@@ -142,7 +142,7 @@ def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, 
         try:
             return dict(read_roster(roster, players))
         except NameRefused as exc:
-            raise VoicehostError(exc.in_words(PhraseBook.load(settings.language))) from exc
+            raise VoicehostError.written(exc.in_words(PhraseBook.load(settings.language))) from exc
     from voicehost.club import evening, records
 
     return dict(from_record(evening.carried_names(records.data_dir(settings)), players))

@@ -89,9 +89,9 @@ def enter_points(
 
     rules = replayed.settings.game
     if rules.rules.preset != "fiim":
-        raise VoicehostError(book.screen("score_not_fiim"))
+        raise VoicehostError.written(book.screen("score_not_fiim"))
     if not replayed.state.over:
-        raise VoicehostError(book.screen("score_not_over"))
+        raise VoicehostError.written(book.screen("score_not_over"))
     limit = rules.fiim.score_extra_limit
     tell(book.screen("score_intro", {"game": game, "limit": f"{limit:g}"}))
     if extra:

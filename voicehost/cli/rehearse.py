@@ -75,6 +75,16 @@ PHASE_WORDS = {
     "last_words": "last-words",
     "nomination": "nominations",
     "голоса": "голосование",
+    "голосования": "голосование",
+    "выдвижения": "выдвижение",
+    "выдвижение-кандидатур": "выдвижение",
+    "обсуждения": "обсуждение",
+    "последнее": "последнее-слово",
+    "фолов": "фолы",
+    "ночь-знакомства": "night0",
+    "нулевая-ночь": "night0",
+    "договорка": "night0",
+    "first-night": "night0",
 }
 """Other spellings of a phase or an alias."""
 
@@ -114,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     utterances = [(key, book.render(key, sample_params(book, key, topic))) for key in keys]
     if args.compare:
         if not settings.voice.pack:
-            raise VoicehostError(book.screen("rehearse_compare_needs_pack"))
+            raise VoicehostError.written(book.screen("rehearse_compare_needs_pack"))
         return compare(settings, book, utterances, key_presses(sys.stdin), sys.stdout)
     if args.list or args.out:
         library = _library(settings, book)
@@ -175,7 +185,7 @@ def select_keys(
             return [key]
         close = difflib.get_close_matches(key, keys, n=3)
         hint = book.screen("did_you_mean", {"text": ", ".join(close)}) if close else ""
-        raise VoicehostError(book.screen("rehearse_no_phrase", {"text": key, "hint": hint}))
+        raise VoicehostError.written(book.screen("rehearse_no_phrase", {"text": key, "hint": hint}))
     if phase is None:
         return list(keys)
     name = phase.strip().casefold().replace(" ", "-")
@@ -189,7 +199,9 @@ def select_keys(
         phases = ", ".join(
             [*dict.fromkeys(k.split(".", 1)[0] for k in keys), *(a for a in PHASE_ALIASES)]
         )
-        raise VoicehostError(book.screen("rehearse_no_phase", {"text": phase, "phases": phases}))
+        raise VoicehostError.written(
+            book.screen("rehearse_no_phase", {"text": phase, "phases": phases})
+        )
     return chosen
 
 
@@ -244,7 +256,7 @@ def render_to_files(
         for key, utterance in utterances:
             write_wav(library.utterance_clip(utterance), folder / f"{key}.wav")
     except OSError as exc:
-        raise VoicehostError(
+        raise VoicehostError.written(
             book.screen("cannot_write_folder", {"path": folder, "reason": exc.strerror})
         ) from exc
     return len(utterances)
@@ -341,7 +353,7 @@ def _library(settings: config.Settings, book: Any) -> Any:
     from voicehost.voice_out.speech import speech_library
 
     if settings.voice.engine == "text":
-        raise VoicehostError(book.screen("rehearse_no_voice"))
+        raise VoicehostError.written(book.screen("rehearse_no_voice"))
     library = speech_library(settings)
     library.prepare(book.all_segments(texts=(settings.rules.acquaintance_topic,)))
     return library

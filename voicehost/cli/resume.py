@@ -36,6 +36,11 @@ def run(args: argparse.Namespace) -> int:
             phrase="resume_nothing",
             folder=folder,
         )
+    # A journal that is not there is said at once, before the sound card, the speech model and
+    # the keypad are looked for (and their notices printed).
+    from voicehost.host.journal import read
+
+    read(journal)
     if args.script is not None:
         return run_script_file(args.script, settings, journal, None, resume=True)
     return session.play(

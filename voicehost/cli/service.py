@@ -214,7 +214,7 @@ ADD_USER = f"useradd --system --no-create-home --groups audio,input {SERVICE_USE
 def check_user(user: str, *, create: bool = False) -> None:
     """The host never runs as root; the service's own user is made when it is missing."""
     if user == "root" or (user.isdigit() and int(user) == 0):
-        raise ServiceError(message("service.not_root", user=SERVICE_USER))
+        raise ServiceError.written(message("service.not_root", user=SERVICE_USER))
     try:
         pwd.getpwnam(user)
         return
@@ -225,20 +225,20 @@ def check_user(user: str, *, create: bool = False) -> None:
         if done.returncode == 0:
             print(f"Made the user «{SERVICE_USER}» (groups audio, input) to run the host.")
             return
-        raise ServiceError(
+        raise ServiceError.written(
             message("service.cannot_add_user", user=SERVICE_USER, text=done.stderr.strip())
         )
     if user == SERVICE_USER:
         print(message("service.add_user_first", user=SERVICE_USER, command=f"sudo {ADD_USER}"))
         return
-    raise ServiceError(message("service.no_such_user", user=user))
+    raise ServiceError.written(message("service.no_such_user", user=user))
 
 
 def config_path_of(args: argparse.Namespace) -> Path:
     path = Path(args.config) if args.config else config.DEFAULT_CONFIG
     path = path.expanduser().absolute()
     if not path.is_file():
-        raise ServiceError(message("service.no_config", path=path))
+        raise ServiceError.written(message("service.no_config", path=path))
     config.load(path)  # a broken file is reported now, not at every boot
     return path
 
@@ -272,7 +272,7 @@ def install(args: argparse.Namespace) -> int:
         unit_path.parent.mkdir(parents=True, exist_ok=True)
         unit_path.write_text(text, encoding="utf-8")
     except PermissionError as exc:
-        raise ServiceError(
+        raise ServiceError.written(
             message(
                 "service.cannot_write",
                 path=unit_path,
@@ -301,7 +301,7 @@ def _enable(unit_path: Path) -> int:
     for arguments in (("daemon-reload",), ("enable", "--now", UNIT_NAME)):
         result = systemctl(*arguments)
         if result.returncode != 0:
-            raise ServiceError(
+            raise ServiceError.written(
                 message(
                     "service.systemctl_failed",
                     command=f"systemctl {' '.join(arguments)}",
@@ -324,7 +324,7 @@ def uninstall(args: argparse.Namespace) -> int:
     try:
         unit_path.unlink()
     except PermissionError as exc:
-        raise ServiceError(message("service.cannot_remove", path=unit_path)) from exc
+        raise ServiceError.written(message("service.cannot_remove", path=unit_path)) from exc
     if managed:
         systemctl("daemon-reload")
     print(message("service.removed", path=unit_path))

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from voicehost.cli import wiring
+from voicehost.cli.texts import ConsoleNotices
 from voicehost.clock import MonotonicClock
 from voicehost.config import Settings
 from voicehost.console.terminal import CursesUI, LogScreen, PlainUI
@@ -23,15 +24,12 @@ from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Notice, VoiceSpokeOn, VoiceStop
 from voicehost.host.journal import newest_unfinished
 from voicehost.host.loop import Host
-from voicehost.notices import LOG_ONLY, WRITTEN, notice, notice_of
+from voicehost.notices import ATTRIBUTE, LOG_ONLY, WRITTEN, notice, notice_of, said
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
 from voicehost.voice_in.loading import ListenerReady, ListenerStatus
 
 log = logging.getLogger(__name__)
-
-#: The key a log line written from the book carries (``extra=WRITTEN``): shown as it is.
-WRITTEN_KEY = next(iter(WRITTEN.values()))[0]
 
 
 def new_journal_path(settings: Settings) -> Path:
@@ -71,28 +69,23 @@ class ScreenNotices(logging.Handler):
     def attach(self, host: Host) -> None:
         self.host = host
 
-    def _explained(self, params: dict[str, Any]) -> dict[str, Any]:
-        """A notice's parameters with each error said in the game's language."""
-        return {
-            name: self.book.explain(value) if isinstance(value, BaseException) else value
-            for name, value in params.items()
-        }
-
     def emit(self, record: logging.LogRecord) -> None:
-        phrase = notice_of(record)
-        if phrase is not None and not phrase[0]:
+        shown = said(record, self.book)
+        if shown is None:
             return  # for the log alone
-        written = phrase is None or phrase[0] == WRITTEN_KEY  # already in the game's language
-        shown = (
-            record.getMessage()
-            if written or phrase is None
-            else self.book.screen(f"notice_{phrase[0]}", self._explained(phrase[1]))
-        )
         text = f"ℹ {shown}"
         if self.host is None:
             self.screen.message(text)  # still setting up, on the loop's own thread
         else:
             self.host.post(Notice(text))
+
+
+class LogOnly(logging.Filter):
+    """Lets through the lines for the log alone (``extra=LOG_ONLY``): the screen shows the
+    others in the game's language."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return notice_of(record) == LOG_ONLY[ATTRIBUTE]
 
 
 def write_protocol(host: Host) -> str:
@@ -146,9 +139,27 @@ def play(
     interactive = sys.stdin.isatty() and sys.stdout.isatty() and not plain
     notices = ScreenNotices(screen, book)
     package_log = logging.getLogger("voicehost")
+    # The screen shows every notice in the game's language (in line mode it is stdout), so the
+    # command line's own notices step aside. Under the service and into a pipe the lines for the
+    # log alone also go to stderr, in English, for whoever repairs the box; a person at a
+    # terminal reads the screen only.
+    console = [one for one in package_log.handlers if isinstance(one, ConsoleNotices)]
+    for one in console:
+        package_log.removeHandler(one)
     package_log.addHandler(notices)
-    if not interactive:  # line mode and the service: notices also go to stderr (the log)
-        package_log.addHandler(logging.StreamHandler())
+    log_lines: logging.Handler | None = None
+    if not interactive and not sys.stderr.isatty():
+        log_lines = logging.StreamHandler()
+        log_lines.addFilter(LogOnly())
+        package_log.addHandler(log_lines)
+
+    def restore_handlers() -> None:
+        for ours in (notices, log_lines):
+            if ours is not None:
+                package_log.removeHandler(ours)
+        for one in console:
+            package_log.addHandler(one)
+
     package_log.setLevel(logging.INFO)
     extras: dict[str, Any] = {}
     if text_only:
@@ -219,7 +230,7 @@ def play(
                     if device is not None:
                         with contextlib.suppress(Exception):
                             device.close()
-                package_log.removeHandler(notices)
+                restore_handlers()
                 raise
             # web.enabled (the service at boot): the game goes on without the web face, and
             # the screen and the log say why.
@@ -252,6 +263,9 @@ def play(
     previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
     try:
         ui.run()
+    except KeyboardInterrupt:
+        # Ctrl+C leaves the game as a quit does: the journal is named below, not a bare resume
+        print(flush=True)
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)
@@ -264,12 +278,16 @@ def play(
         host.close()
         if running is not None:
             running.stop()
-        package_log.removeHandler(notices)
+        restore_handlers()
     if isinstance(ui, CursesUI) and ui.terminal_lost:
-        # Nothing can be shown on a terminal that is gone; what follows goes to the log.
-        log.warning(
-            "the terminal was closed; the game is kept in %s", host.journal_path, extra=LOG_ONLY
-        )
+        # Nothing can be shown on a terminal that is gone; what follows goes to the log (stderr,
+        # for whoever repairs the box: the command line's notices leave lines for the log out).
+        with contextlib.suppress(OSError, ValueError):
+            print(
+                f"the terminal was closed; the game is kept in {host.journal_path}",
+                file=sys.stderr,
+                flush=True,
+            )
         _silence_stdout()
     if stopped:
         print(book.screen("stopped_by_signal", {"text": stopped[0]}))

@@ -11,7 +11,9 @@ which the entry point installs for a Russian book.
 
 from __future__ import annotations
 
+import logging
 import re
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -165,3 +167,55 @@ def argparse_words(msgid: str) -> str:
     """argparse's message ``msgid`` in the chosen language (as is when the book has none)."""
     key = ARGPARSE_KEYS.get(msgid)
     return _texts().get(key, msgid) if key is not None else msgid
+
+
+def name_placeholders(parser: Any) -> None:
+    """Each argument's placeholder in ``--help`` and in argparse's errors (``--out OUT``,
+    ``journal``, ``COMMAND``) in the chosen language, from the book's ``metavar.<NAME>``, for
+    ``parser`` and every subcommand parser built in full under it."""
+    import argparse
+
+    texts = _texts()
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            said_help = {choice.dest: choice.help for choice in action._choices_actions}
+            for word, sub in action.choices.items():
+                if sub.description is None and said_help.get(word):
+                    # `--help` of a subcommand says what it does, as its line in the list does
+                    sub.description = said_help[word]
+            for sub in dict.fromkeys(action.choices.values()):
+                name_placeholders(sub)
+        if action.option_strings and action.nargs == 0:
+            continue  # a flag: it takes no value
+        name = action.metavar if isinstance(action.metavar, str) else None
+        if name is None and action.choices is None:
+            name = action.dest.upper() if action.option_strings else action.dest
+        said = texts.get(f"metavar.{name}") if name else None
+        if said:
+            action.metavar = said
+
+
+class ConsoleNotices(logging.Handler):
+    """A command's notices (no sound card, a broken voice pack...) on stderr in the language of
+    the command line, for the commands that have no game screen (rehearse, demo, listen...).
+    Lines for the log alone are left out: such a command has no log but the terminal."""
+
+    def __init__(self, language: str, stream: Any = None) -> None:
+        super().__init__(logging.WARNING)
+        self.language = language
+        self.stream = stream
+        self._book: Any = None
+
+    def emit(self, record: logging.LogRecord) -> None:
+        from voicehost.notices import ATTRIBUTE, LOG_ONLY, notice_of, said
+
+        try:
+            if self._book is None:
+                from voicehost.phrases import PhraseBook
+
+                self._book = PhraseBook.load(self.language)
+            text = said(record, self._book)
+        except Exception:  # noqa: BLE001 - a broken book must not hide the notice itself
+            text = record.getMessage() if notice_of(record) != LOG_ONLY[ATTRIBUTE] else None
+        if text is not None:
+            print(text, file=self.stream or sys.stderr, flush=True)

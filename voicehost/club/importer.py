@@ -28,7 +28,11 @@ class Imported:
 
 def import_folder(settings: Settings, folder: Path) -> Imported:
     if not folder.is_dir():
-        raise VoicehostError(f"{folder} is not a folder; give the folder of journals/protocols")
+        raise VoicehostError(
+            f"{folder} is not a folder; give the folder of journals/protocols",
+            phrase="import_not_a_folder",
+            folder=folder,
+        )
     result = Imported()
     outbox = records.outbox_of(settings)
     journals = sorted(folder.rglob("*.jsonl"))

@@ -18,7 +18,7 @@ class MarkRefused(VoicehostError):
     """A marks line that cannot be taken; ``code``/``params`` name the book's screen text."""
 
     def __init__(self, code: str, **params: object) -> None:
-        super().__init__(code)
+        super().__init__(code, phrase=code, **params)
         self.code = code
         self.params = params
 

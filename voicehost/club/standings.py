@@ -99,11 +99,12 @@ def to_csv(rows: Sequence[Standing], headers: Sequence[str]) -> str:
     return out.getvalue()
 
 
-def csv_headers(say: Say) -> list[str]:
+def csv_headers(say: Say, word: Callable[[str], str]) -> list[str]:
+    """The CSV's column names in the book's language (each role's games and wins by its name)."""
     heads = [say("col_place"), say("col_name"), say("col_points"), say("col_games"),
              say("col_wins"), say("col_rate"), say("col_best")]  # fmt: skip
     for role in ROLES:
-        heads += [f"{role}_games", f"{role}_wins"]
+        heads += [say("col_role_games", role=word(role)), say("col_role_wins", role=word(role))]
     return heads
 
 

@@ -86,13 +86,13 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
         return None
     words = _words(text)
     if not words:  # only separators, e.g. a lone `,` (Shift+`.` on a Russian layout)
-        raise CommandError(book.error("unknown_command", {"text": text}))
+        raise CommandError.written(book.error("unknown_command", {"text": text}))
     head, rest = words[0], words[1:]
     action = action_of_word(head)
     if action is Action.TEAM_LOSS and len(rest) == 2 and rest[1] in CONFIRM_WORDS:
         return command_for(action, Source.KEYBOARD, _number(rest[0], text, book), confirmed=True)
     if action is Action.TEAM_LOSS and len(rest) != 1:
-        raise CommandError(book.screen("team_loss_form", {"text": text}))
+        raise CommandError.written(book.screen("team_loss_form", {"text": text}))
     if action is Action.WAIT:
         return Wait(float(_one_number(rest, text, book)) if rest else None)
     if action is not None and ACTIONS[action].number:
@@ -106,7 +106,7 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     # and say how to confirm or correct, which a seat entry's "not now" would not.
     if prompt.kind in (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT, PromptKind.CONFIRM_VOTE):
         if len(numbers) != 1:
-            raise CommandError(book.screen("one_count", {"text": text}))
+            raise CommandError.written(book.screen("one_count", {"text": text}))
         return Submit(VoteCount(numbers[0]))
     return Submit(EnterSeats(tuple(Seat(number) for number in numbers)))
 
@@ -121,7 +121,7 @@ def _name_line(line: str, book: PhraseBook) -> Command | None:
     seat_word, _, name = rest.strip().partition(" ")
     seat = number_of(seat_word)
     if seat is None:
-        raise CommandError(book.screen("name_form", {"text": line.strip()[:40]}))
+        raise CommandError.written(book.screen("name_form", {"text": line.strip()[:40]}))
     return command_for(Action.NAME, Source.KEYBOARD, seat, text=name)
 
 
@@ -156,13 +156,13 @@ def _words(text: str) -> list[str]:
 def _number(word: str, text: str, book: PhraseBook) -> int:
     number = number_of(word)
     if number is None:
-        raise CommandError(book.error("unknown_command", {"text": text}))
+        raise CommandError.written(book.error("unknown_command", {"text": text}))
     return number
 
 
 def _one_number(words: list[str], text: str, book: PhraseBook) -> int:
     if len(words) != 1:
-        raise CommandError(book.screen("one_number", {"text": text}))
+        raise CommandError.written(book.screen("one_number", {"text": text}))
     return _number(words[0], text, book)
 
 

@@ -53,11 +53,11 @@ def wait_timer(host: Host, clock: FakeClock) -> None:
     """Jump ``clock`` to the running timer's end, firing its warning on the way."""
     timer = host.timer
     if timer is None:
-        raise VoicehostError(host.book.screen("nothing_to_wait_for"))
+        raise VoicehostError.written(host.book.screen("nothing_to_wait_for"))
     while host.timer is timer:
         deadline = host.next_deadline()
         if deadline is None:
-            raise VoicehostError(host.book.screen("wait_paused"))
+            raise VoicehostError.written(host.book.screen("wait_paused"))
         clock.set(deadline)
         host.process_due()
 
@@ -222,7 +222,7 @@ def script_preset(lines: list[str], book: PhraseBook) -> str | None:
             return None
         if len(words) != 2 or words[1] not in PRESETS:
             shown = {"text": line.strip(), "presets": ", ".join(sorted(PRESETS))}
-            raise VoicehostError(book.screen("script_preset_unknown", shown))
+            raise VoicehostError.written(book.screen("script_preset_unknown", shown))
         return words[1]
     return None
 

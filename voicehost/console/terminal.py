@@ -172,6 +172,9 @@ class LineHandler:
         if isinstance(action, Quit) and not host.over:
             # A mistyped `q` must not cost the host a resume: quitting is asked once more.
             self.quit_asked = True
+            if host.journal_path is not None:
+                # named: a bare `voicehost resume` prefers a played game to an empty one
+                return book.screen("quit_question_journal", {"journal": host.journal_path})
             return book.screen("quit_question")
         return self._carry_out(action, book)
 

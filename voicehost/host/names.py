@@ -42,7 +42,7 @@ class NameRefused(VoicehostError):
     ``in_words(book)``."""
 
     def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
+        super().__init__(code, phrase=f"name_{code}", **params)
         self.code = code
         self.params = params
 

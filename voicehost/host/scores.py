@@ -28,22 +28,28 @@ def parse_extra(line: str, players: int, limit: float, book: PhraseBook) -> Extr
     """``SEAT POINTS [COMMENT]`` as extra points; raises ScoreInputError saying what is wrong."""
     parts = line.split(maxsplit=2)
     if not parts:
-        raise ScoreInputError(book.screen("score_bad_seat", {"text": "", "players": players}))
+        raise ScoreInputError.written(
+            book.screen("score_bad_seat", {"text": "", "players": players})
+        )
     number = number_of(parts[0])
     if number is None:
-        raise ScoreInputError(
+        raise ScoreInputError.written(
             book.screen("score_bad_seat", {"text": parts[0][:20], "players": players})
         )
     if not 1 <= number <= players:
-        raise ScoreInputError(book.screen("score_no_seat", {"seat": number, "players": players}))
+        raise ScoreInputError.written(
+            book.screen("score_no_seat", {"seat": number, "players": players})
+        )
     if len(parts) < 2:
-        raise ScoreInputError(book.screen("score_no_points", {"seat": number}))
+        raise ScoreInputError.written(book.screen("score_no_points", {"seat": number}))
     text = parts[1]
     value = _number(text)
     if value is None:
-        raise ScoreInputError(book.screen("score_bad_points", {"seat": number, "text": text[:20]}))
+        raise ScoreInputError.written(
+            book.screen("score_bad_points", {"seat": number, "text": text[:20]})
+        )
     if abs(value) > limit:
-        raise ScoreInputError(
+        raise ScoreInputError.written(
             book.screen(
                 "score_out_of_range",
                 {"seat": number, "points": text[:20], "limit": _limit(limit)},
@@ -84,15 +90,17 @@ def load(path: Path, players: int, limit: float, book: PhraseBook) -> list[Extra
     except FileNotFoundError:
         return []
     except (OSError, ValueError) as exc:
-        raise ScoreInputError(
+        raise ScoreInputError.written(
             book.screen("score_file_damaged", {"path": path, "reason": exc})
         ) from exc
     if not isinstance(data, list):
-        raise ScoreInputError(book.screen("score_file_damaged", {"path": path, "reason": "[…]"}))
+        raise ScoreInputError.written(
+            book.screen("score_file_damaged", {"path": path, "reason": "[…]"})
+        )
     entries: list[ExtraPoints] = []
     for item in data:
         if not isinstance(item, dict):
-            raise ScoreInputError(
+            raise ScoreInputError.written(
                 book.screen("score_file_damaged", {"path": path, "reason": repr(item)[:40]})
             )
         line = f"{item.get('seat')} {item.get('points')} {item.get('comment', '')}"
@@ -110,6 +118,6 @@ def save(path: Path, entries: list[ExtraPoints], book: PhraseBook) -> None:
         storage.private_folder(path.parent)
         storage.write_private(path, text.encode("utf-8"))
     except OSError as exc:
-        raise ScoreInputError(
+        raise ScoreInputError.written(
             book.screen("score_cannot_write", {"path": path, "reason": storage.reason(exc)})
         ) from exc

@@ -77,6 +77,21 @@ class RoomVerdict:
     speech_dbfs: float
     loud: bool
     text: str
+    """In English; the book's ``screen.calibrate_room_loud`` / ``calibrate_room_quiet`` says it
+    in the game's language with :attr:`params`."""
+
+    @property
+    def phrase(self) -> str:
+        return "calibrate_room_loud" if self.loud else "calibrate_room_quiet"
+
+    @property
+    def params(self) -> dict[str, str]:
+        return {
+            "noise": f"{self.noise_dbfs:.0f}",
+            "speech": f"{self.speech_dbfs:.0f}",
+            "snr": f"{self.snr_db:.0f}",
+            "minimum": f"{MIN_SNR_DB:.0f}",
+        }
 
     @property
     def snr_db(self) -> float:
@@ -122,6 +137,9 @@ class Choice:
     decided: bool
     """False: the takes could not decide; ``candidate`` is the current setting, kept."""
     why: str
+    """In English; ``phrase`` names the book's ``screen`` text saying it with ``params``."""
+    phrase: str = ""
+    params: tuple[tuple[str, object], ...] = ()
 
 
 def choose(candidates: Sequence[Candidate], current: Candidate) -> Choice:
@@ -142,6 +160,13 @@ def choose(candidates: Sequence[Candidate], current: Candidate) -> Choice:
             f"{tally.takes - tally.with_stop_word} without; at least "
             f"{MIN_TAKES_WITH_STOP_WORD} and {MIN_TAKES_WITHOUT} are needed): the current "
             "settings are kept; record more rounds (--rounds N)",
+            "calibrate_too_few_takes",
+            (
+                ("with", tally.with_stop_word),
+                ("without", tally.takes - tally.with_stop_word),
+                ("min_with", MIN_TAKES_WITH_STOP_WORD),
+                ("min_without", MIN_TAKES_WITHOUT),
+            ),
         )
     safe = [
         candidate
@@ -156,8 +181,9 @@ def choose(candidates: Sequence[Candidate], current: Candidate) -> Choice:
             False,
             "no setting did better than the current one on these takes (the same stop words "
             "heard, no fewer wrong ends): the current settings are kept",
+            "calibrate_none_better",
         )
-    return Choice(chosen, True, "it did best on these takes")
+    return Choice(chosen, True, "it did best on these takes", "calibrate_did_best")
 
 
 def best(candidates: Sequence[Candidate]) -> Candidate:

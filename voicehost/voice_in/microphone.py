@@ -106,11 +106,15 @@ def read_wav(path: Path) -> tuple[np.ndarray, int]:
             rate = recording.getframerate()
             raw = recording.readframes(recording.getnframes())
     except FileNotFoundError as exc:
-        raise WavError(f"{path}: no such file") from exc
+        raise WavError(f"{path}: no such file", phrase="no_such_file", path=path) from exc
     except (wave.Error, EOFError) as exc:
         raise WavError(
             f"{path}: not a PCM WAV file ({exc}); convert it, e.g. "
-            f"`ffmpeg -i {path.name} -ac 1 -ar 16000 out.wav`"
+            f"`ffmpeg -i {path.name} -ac 1 -ar 16000 out.wav`",
+            phrase="wav_not_pcm",
+            path=path,
+            name=path.name,
+            library=exc,
         ) from exc
     if width != 2:
         raise WavError(
@@ -133,7 +137,9 @@ def no_microphone(exc: Exception, also: str = "") -> DeviceError:
     """The error of a microphone that cannot be opened, with what to check."""
     return DeviceError(
         f"cannot open the microphone ({exc}); check `arecord -l` and set "
-        f"audio.input_device in config.yaml{also}"
+        f"audio.input_device in config.yaml{also}",
+        phrase="reason_no_microphone_listener" if also else "reason_no_microphone",
+        library=str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__,
     )
 
 

@@ -88,7 +88,10 @@ def spec_for(language: str) -> ModelSpec:
         raise ModelError(
             f"no known model for language {language!r}; known: {known}. For another language, "
             "download a model zip from https://alphacephei.com/vosk/models and run "
-            "`voicehost models install ZIP`"
+            "`voicehost models install ZIP`",
+            phrase="models_unknown_language",
+            language=language,
+            known=known,
         ) from None
 
 
@@ -186,14 +189,21 @@ def _download(url: str, part: Path, size: int, progress: Progress | None, timeou
             return  # the part file is already whole
         raise ModelError(
             f"the model server answered {exc.code} {exc.reason} for {url}; try again later, "
-            "or download the zip elsewhere and run `voicehost models install ZIP`"
+            "or download the zip elsewhere and run `voicehost models install ZIP`",
+            phrase="models_server_refused",
+            url=url,
+            library=f"{exc.code} {exc.reason}",
         ) from exc
     except (urllib.error.URLError, OSError) as exc:
         got = part.stat().st_size if part.exists() else 0
         reason = getattr(exc, "reason", exc)
         raise ModelError(
             f"the download stopped at {got / 1e6:.1f} of {size / 1e6:.1f} MB ({reason}); run the "
-            "same command again to resume it"
+            "same command again to resume it",
+            phrase="models_download_stopped",
+            got=f"{got / 1e6:.1f}",
+            size=f"{size / 1e6:.1f}",
+            library=reason,
         ) from exc
     got = part.stat().st_size
     if got < size:
@@ -241,7 +251,7 @@ def install_zip(archive: Path, models_dir: Path) -> Path:
     of the same name is replaced only once the new one is fully unpacked.
     """
     if not archive.is_file():
-        raise ModelError(f"{archive}: no such file")
+        raise ModelError(f"{archive}: no such file", phrase="no_such_file", path=archive)
     try:
         with zipfile.ZipFile(archive) as bundle:
             root = _model_root(bundle, archive)
@@ -256,7 +266,10 @@ def install_zip(archive: Path, models_dir: Path) -> Path:
     except zipfile.BadZipFile as exc:
         raise ModelError(
             f"{archive.name} is not a readable zip ({exc}); it may be cut short: copy or "
-            "download it again"
+            "download it again",
+            phrase="models_bad_zip",
+            name=archive.name,
+            library=exc,
         ) from exc
 
 
@@ -275,7 +288,10 @@ def _model_root(bundle: zipfile.ZipFile, archive: Path) -> PurePosixPath:
         raise ModelError(
             f"{archive.name} is not a Vosk model: it has no folder with "
             f"{', '.join(part + '/' for part in REQUIRED_PARTS)}. Models are at "
-            "https://alphacephei.com/vosk/models"
+            "https://alphacephei.com/vosk/models",
+            phrase="models_not_a_model",
+            name=archive.name,
+            parts=", ".join(part + "/" for part in REQUIRED_PARTS),
         )
     return roots[0]
 

@@ -73,12 +73,16 @@ class Verdict(StrEnum):
 
 @dataclass(frozen=True)
 class Decision:
-    """A verdict on one heard stop word, at audio time ``at``; ``reason`` is for a person."""
+    """A verdict on one heard stop word, at audio time ``at``; ``reason`` is for a person
+    reading English (the log, ``listen --json``); ``phrase`` names the book's ``screen`` text
+    that says it in the game's language with ``params`` (``voicehost listen``)."""
 
     verdict: Verdict
     word: HeardWord
     at: float
     reason: str
+    phrase: str = ""
+    params: tuple[tuple[str, object], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -276,14 +280,21 @@ class AloneRule:
                 f"«{word.word}»" for word in words if not self.is_stop_word(word.word)
             )
             reason = f"«{last.word}» was said with other words ({others}): not on its own"
-            return Decision(Verdict.FOLLOWED_BY_SPEECH, last, now, reason)
+            return Decision(
+                Verdict.FOLLOWED_BY_SPEECH, last, now, reason,
+                "listen_with_other_words", (("word", last.word), ("others", others)),
+            )  # fmt: skip
         weakest = min(stops, key=lambda word: word.confidence)
         if weakest.confidence < self.tuning.min_confidence:
             reason = (
                 f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
                 f"listener.min_confidence {self.tuning.min_confidence:.2f}"
             )
-            return Decision(Verdict.LOW_CONFIDENCE, weakest, now, reason)
+            return Decision(
+                Verdict.LOW_CONFIDENCE, weakest, now, reason, "listen_low_confidence",
+                (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
+                 ("minimum", f"{self.tuning.min_confidence:.2f}")),
+            )  # fmt: skip
         sounds = sum(len(sound_key(word.word)) for word in stops)
         shortest = sounds / self.tuning.fastest_sounds_per_second
         length = utterance.end - utterance.start
@@ -292,7 +303,10 @@ class AloneRule:
                 f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
                 f"{shortest:.2f} s): something shorter was said"
             )
-            return Decision(Verdict.LOW_CONFIDENCE, last, now, reason)
+            return Decision(
+                Verdict.LOW_CONFIDENCE, last, now, reason, "listen_too_short",
+                (("word", last.word), ("length", f"{length:.2f}"), ("shortest", f"{shortest:.2f}")),
+            )  # fmt: skip
         if self.unsure(stops):
             refereed = [word.word for word in referee or ()]
             if not refereed or not all(self.is_stop_word(word) for word in refereed):
@@ -301,7 +315,12 @@ class AloneRule:
                     f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, and a "
                     f"wider grammar heard {heard}: unclear"
                 )
-                return Decision(Verdict.LOW_CONFIDENCE, weakest, now, reason)
+                return Decision(
+                    Verdict.LOW_CONFIDENCE, weakest, now, reason,
+                    "listen_unclear" if refereed else "listen_unclear_nothing",
+                    (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
+                     ("heard", ", ".join(f"«{word}»" for word in refereed))),
+                )  # fmt: skip
         self.ended = True
         self._ended_after = utterance.end
         before = (
@@ -313,7 +332,16 @@ class AloneRule:
             f"«{last.word}» said on its own ({before}), then {now - utterance.end:.2f} s "
             "without the speaker's voice"
         )
-        return Decision(Verdict.SPEECH_ENDED, last, now, reason)
+        after = f"{now - utterance.end:.2f}"
+        if math.isinf(utterance.quiet_before):
+            return Decision(
+                Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_at_start",
+                (("word", last.word), ("after", after)),
+            )  # fmt: skip
+        return Decision(
+            Verdict.SPEECH_ENDED, last, now, reason, "listen_alone",
+            (("word", last.word), ("before", f"{utterance.quiet_before:.2f}"), ("after", after)),
+        )  # fmt: skip
 
 
 def choose_fillers(

@@ -40,6 +40,7 @@ from voicehost.clips import (
     window_levels_dbfs,
 )
 from voicehost.errors import VoicehostError
+from voicehost.phrases import PhraseBook
 from voicehost.ports import Segment
 from voicehost.voice_out.voicepack import AUDIO_SUFFIXES, VoicePackError, phrase_of, slot_limit
 
@@ -215,14 +216,21 @@ def select_pieces(
         if not chosen:
             raise VoicehostError(
                 f"no phrase or piece {key!r} to record (`voicehost rehearse --list` lists the "
-                "phrases; pieces are <phrase>#0, num.m.7, form.голоса, word.mafia)"
+                "phrases; pieces are <phrase>#0, num.m.7, form.голоса, word.mafia)",
+                phrase="record_no_key",
+                key=key,
             )
         return chosen
     if phase is not None:
         chosen = [p for p in pieces if p.phase == phase]
         if not chosen:
             phases = ", ".join(dict.fromkeys(p.phase for p in pieces))
-            raise VoicehostError(f"no pieces for phase {phase!r}; the phases are: {phases}")
+            raise VoicehostError(
+                f"no pieces for phase {phase!r}; the phases are: {phases}",
+                phrase="record_no_phase",
+                phase=phase,
+                phases=phases,
+            )
         return chosen
     return pieces
 
@@ -378,8 +386,11 @@ class TakeResult:
 
     clip: Clip | None
     refusal: str | None
+    """In English; ``phrase`` names the book's ``screen`` text saying it with ``params``."""
     seconds: float = 0.0
     loudness_dbfs: float = FLOOR_DBFS
+    phrase: str = ""
+    params: tuple[tuple[str, object], ...] = ()
 
 
 def slot_seconds(key: str, synthetic_seconds: float) -> float:
@@ -392,17 +403,25 @@ def slot_seconds(key: str, synthetic_seconds: float) -> float:
 def assess_take(take: Clip | None, slot: float, target_dbfs: float) -> TakeResult:
     """Refuse a bad take with the reason, or trim, fade and level a good one."""
     if take is None or take.frames == 0:
-        return TakeResult(None, "heard nothing: speak after the count-in, closer to the microphone")
+        return TakeResult(
+            None,
+            "heard nothing: speak after the count-in, closer to the microphone",
+            phrase="record_heard_nothing",
+        )
     clipped = int(np.count_nonzero(np.abs(take.samples) >= CLIP_LEVEL))
     if clipped >= max(CLIPPED_MIN, CLIPPED_FRACTION * take.frames):
         return TakeResult(
             None,
             f"it clips ({clipped} samples at full scale): speak a little further from the "
             "microphone or lower its input level",
+            phrase="record_clips",
+            params=(("count", clipped),),
         )
     trimmed, floor = trim_to_speech(take)
     if trimmed.frames == 0:
-        return TakeResult(None, "heard nothing but noise: speak after the count-in")
+        return TakeResult(
+            None, "heard nothing but noise: speak after the count-in", phrase="record_only_noise"
+        )
     level = loudness_dbfs(trimmed)
     if level < QUIET_DBFS:
         return TakeResult(
@@ -410,6 +429,8 @@ def assess_take(take: Clip | None, slot: float, target_dbfs: float) -> TakeResul
             f"too quiet ({level:.0f} dBFS; at least {QUIET_DBFS:.0f}): speak up or move closer",
             trimmed.duration,
             level,
+            "record_too_quiet",
+            (("level", f"{level:.0f}"), ("minimum", f"{QUIET_DBFS:.0f}")),
         )
     flatness = speech_flatness(trimmed)
     if flatness > NOISE_FLATNESS or level - floor < NOISE_SNR_DB:
@@ -418,6 +439,7 @@ def assess_take(take: Clip | None, slot: float, target_dbfs: float) -> TakeResul
             "mostly noise, not speech: record somewhere quieter, or turn away from the fan",
             trimmed.duration,
             level,
+            "record_mostly_noise",
         )
     if trimmed.duration > slot:
         return TakeResult(
@@ -425,6 +447,8 @@ def assess_take(take: Clip | None, slot: float, target_dbfs: float) -> TakeResul
             f"too long ({trimmed.duration:.1f} s; its slot is {slot:.1f} s): say it more briskly",
             trimmed.duration,
             level,
+            "record_too_long",
+            (("seconds", f"{trimmed.duration:.1f}"), ("slot", f"{slot:.1f}")),
         )
     ready = normalise(fade(trimmed), target_dbfs)
     return TakeResult(ready, None, ready.duration, level)
@@ -610,10 +634,6 @@ class Player(Protocol):
         ...
 
 
-KEY_HELP = "Enter/k keep · r redo · p play again · g guide · s skip · b back · q quit"
-REFUSED_HELP = "Enter/r record again · g guide · s skip · b back · q quit"
-
-
 @dataclass
 class SessionReport:
     """What a recording sitting did."""
@@ -649,6 +669,7 @@ class RecordingSession:
         show_guide: bool = False,
         stress: dict[str, str] | None = None,
         fingerprints: dict[str, str] | None = None,
+        book: PhraseBook | None = None,
     ) -> None:
         self.folder = folder
         self.manifest = manifest
@@ -659,6 +680,11 @@ class RecordingSession:
         self.show_guide = show_guide
         self.stress = stress or {}
         self.fingerprints = fingerprints or {}
+        self.book = book if book is not None else PhraseBook.load("en")
+        """What the host reads (the keys, a refused take's reason) is said from this book."""
+
+    def _say(self, key: str, params: dict[str, Any] | None = None) -> str:
+        return str(self.book.screen(key, params or {}))
 
     def run(self, pieces: list[Piece], keys: Iterator[str], out: _Writer) -> SessionReport:
         """Walk ``pieces``; ``keys`` are single letters ('' for Enter); end of keys quits."""
@@ -670,7 +696,10 @@ class RecordingSession:
             synthetic = self.guide.get(piece.key)
             slot = slot_seconds(piece.key, synthetic.duration if synthetic else 1.0)
             shown = self.stress.get(piece.key, piece.shown)
-            out.write(f"[{index + 1}/{len(pieces)}] {piece.key}  (up to {slot:.1f} s)\n")
+            where = {"slot": f"{slot:.1f}"}
+            out.write(
+                f"[{index + 1}/{len(pieces)}] {piece.key}  {self._say('record_slot', where)}\n"
+            )
             out.write(f"    {shown}\n")
             out.flush()
             if self.show_guide and synthetic is not None:
@@ -698,16 +727,27 @@ class RecordingSession:
             self.reader.discard_pending()
             raw = capture_take(self.reader, slot * 2 + 1.0)
             result = assess_take(raw, slot, self.target_dbfs)
+            keys_help = self._say(
+                "record_keys" if result.clip is not None else "record_keys_refused"
+            )
             if result.refusal is not None:
-                out.write(f"    refused: {result.refusal}\n    {REFUSED_HELP}\n")
+                reason = (
+                    self._say(result.phrase, dict(result.params))
+                    if result.phrase
+                    else result.refusal
+                )
+                refused = self._say("record_refused", {"reason": reason})
+                out.write(f"    {refused}\n    {keys_help}\n")
                 report.refusals.append((piece.key, result.refusal))
             else:
                 assert result.clip is not None
                 self.player.play(result.clip)
-                out.write(
-                    f"    take: {result.seconds:.2f} s, recorded at {result.loudness_dbfs:.0f} "
-                    f"dBFS, levelled to {self.target_dbfs:.0f}\n    {KEY_HELP}\n"
-                )
+                take = {
+                    "seconds": f"{result.seconds:.2f}",
+                    "level": f"{result.loudness_dbfs:.0f}",
+                    "target": f"{self.target_dbfs:.0f}",
+                }
+                out.write(f"    {self._say('record_take', take)}\n    {keys_help}\n")
             out.flush()
             while True:
                 key = next(keys, "q")
@@ -730,8 +770,8 @@ class RecordingSession:
                     return -1
                 if key == "q":
                     return None
-                help_line = KEY_HELP if result.clip is not None else REFUSED_HELP
-                out.write(f"    unknown key {key!r}: {help_line}\n")
+                unknown = self._say("record_unknown_key", {"key": key, "help": keys_help})
+                out.write(f"    {unknown}\n")
                 out.flush()
 
     def keep(self, piece: Piece, clip: Clip) -> None:
@@ -780,9 +820,12 @@ class DevicePlayer:
             except Exception as exc:  # PortAudioError or ValueError
                 from voicehost.errors import DeviceError
 
+                library = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
                 raise DeviceError(
                     f"cannot open the sound output ({exc}); check `aplay -l` and "
-                    "audio.output_device in config.yaml"
+                    "audio.output_device in config.yaml",
+                    phrase="reason_no_sound_output",
+                    library=library,
                 ) from exc
             self._stream = stream
         samples = resample(clip, self.rate).samples

@@ -131,7 +131,9 @@ class VoicePack:
         if not folder.is_dir():
             raise VoicePackError(
                 f'voice pack folder {folder} does not exist; create it or set voice.pack: "" '
-                "in config.yaml"
+                "in config.yaml",
+                phrase="pack_no_folder",
+                folder=folder,
             )
         files: dict[str, Path] = {}
         for path in sorted(folder.iterdir()):
@@ -329,20 +331,31 @@ def export_pack(folder: Path, archive: Path) -> int:
     import zipfile
 
     if not folder.is_dir():
-        raise VoicePackError(f"voice pack folder {folder} does not exist")
+        raise VoicePackError(
+            f"voice pack folder {folder} does not exist", phrase="pack_no_folder", folder=folder
+        )
     members = [
         path
         for path in sorted(folder.iterdir())
         if path.is_file() and (path.suffix.lower() in AUDIO_SUFFIXES or path.name == "pack.json")
     ]
     if not members:
-        raise VoicePackError(f"{folder} holds no recordings to export")
+        raise VoicePackError(
+            f"{folder} holds no recordings to export",
+            phrase="pack_nothing_to_export",
+            folder=folder,
+        )
     try:
         with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as zipped:
             for path in members:
                 zipped.write(path, path.name)
     except OSError as exc:
-        raise VoicePackError(f"cannot write {archive}: {exc.strerror or exc}") from exc
+        raise VoicePackError(
+            f"cannot write {archive}: {exc.strerror or exc}",
+            phrase="cannot_write_folder",
+            path=archive,
+            reason=exc.strerror or exc,
+        ) from exc
     return len(members)
 
 
@@ -366,10 +379,14 @@ def import_pack(archive: Path, folder: Path, *, replace: bool = False) -> int:
     try:
         zipped = zipfile.ZipFile(archive)
     except FileNotFoundError as exc:
-        raise VoicePackError(f"{archive}: no such file") from exc
+        raise VoicePackError(
+            f"{archive}: no such file", phrase="no_such_file", path=archive
+        ) from exc
     except (zipfile.BadZipFile, OSError) as exc:
         raise VoicePackError(
-            f"{archive} is not a zip archive; export a pack with `voicehost phrases pack export`"
+            f"{archive} is not a zip archive; export a pack with `voicehost phrases pack export`",
+            phrase="pack_not_zip",
+            path=archive,
         ) from exc
     with zipped:
         infos = [info for info in zipped.infolist() if not info.is_dir()]
@@ -386,7 +403,9 @@ def import_pack(archive: Path, folder: Path, *, replace: bool = False) -> int:
                     "only; nothing was imported"
                 )
         if not infos:
-            raise VoicePackError(f"{archive} is empty; nothing was imported")
+            raise VoicePackError(
+                f"{archive} is empty; nothing was imported", phrase="pack_empty", path=archive
+            )
         contents = {info.filename: zipped.read(info) for info in infos}
         for name, data in contents.items():
             if name != "pack.json" and not (data[:4] == b"RIFF" and data[8:12] == b"WAVE"):
@@ -410,5 +429,10 @@ def import_pack(archive: Path, folder: Path, *, replace: bool = False) -> int:
             for name, data in contents.items():
                 (folder / name).write_bytes(data)
         except OSError as exc:
-            raise VoicePackError(f"cannot write into {folder}: {exc.strerror or exc}") from exc
+            raise VoicePackError(
+                f"cannot write into {folder}: {exc.strerror or exc}",
+                phrase="cannot_write_folder",
+                path=folder,
+                reason=exc.strerror or exc,
+            ) from exc
     return len(infos)
