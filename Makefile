@@ -11,6 +11,16 @@ CONFIG ?= config.yaml
 # The `voicehost` command every hint the program prints names (`voicehost resume`, ...).
 LAUNCHER ?= /usr/local/bin/voicehost
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# make's own lines in the club's language (`language:` in config.yaml); apt's and pip's stay theirs.
+RU := $(shell grep -Eqs '^language:[[:space:]]*["'"'"']?ru' $(CONFIG) && echo yes)
+SAY_SYSTEM := $(if $(RU),Устанавливаются системные пакеты:,Installing system packages:)
+SAY_TEST := $(if $(RU),Устанавливаются пакеты для тестов:,Installing test packages:)
+SAY_NOT_LAUNCHER = $(if $(RU),$(LAUNCHER) — не запускатель voicehost: оставлен как есть; \
+  запускайте $(CURDIR)/$(BIN)/voicehost,$(LAUNCHER) is not voicehost's launcher: left alone; \
+  run $(CURDIR)/$(BIN)/voicehost)
+LAUNCHER_RU = voicehost: команда \`voicehost\` теперь запускает $(CURDIR) ($(LAUNCHER))
+LAUNCHER_EN = voicehost: the command \`voicehost\` now runs $(CURDIR) ($(LAUNCHER))
+SAY_LAUNCHER = $(if $(RU),$(LAUNCHER_RU),$(LAUNCHER_EN))
 APT_PACKAGES := python3-venv python3-dev espeak-ng ffmpeg libportaudio2 alsa-utils graphviz \
   libsoxr0
 # libsoxr0 converts sample rates (voicehost/clips.py; ffmpeg brings it too, named here as ours).
@@ -36,7 +46,7 @@ system: .stamp-system
 	@missing=""; for p in $(APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "Installing system packages:$$missing"; \
+	  echo "$(SAY_SYSTEM)$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
@@ -65,7 +75,7 @@ dev: .stamp-dev
 	@missing=""; for p in $(TEST_APT_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
-	  echo "Installing test packages:$$missing"; \
+	  echo "$(SAY_TEST)$$missing"; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
@@ -84,12 +94,12 @@ launcher: venv
 	  "$(CURDIR)" "$(CURDIR)" > $$tmp; \
 	if cmp -s $$tmp $(LAUNCHER); then rm -f $$tmp; exit 0; fi; \
 	if [ -e $(LAUNCHER) ] && ! grep -q '^# voicehost launcher' $(LAUNCHER); then \
-	  echo "$(LAUNCHER) is not voicehost's launcher: left alone; run $(CURDIR)/$(BIN)/voicehost"; \
+	  echo "$(SAY_NOT_LAUNCHER)"; \
 	  rm -f $$tmp; exit 0; fi; \
 	dir=$$(dirname $(LAUNCHER)); \
 	if [ -w "$$dir" ] || { [ ! -e "$$dir" ] && mkdir -p "$$dir" 2>/dev/null; }; then \
 	  install -m 755 $$tmp $(LAUNCHER); else $(SUDO) install -m 755 $$tmp $(LAUNCHER); fi; \
-	rm -f $$tmp; echo "voicehost: the command \`voicehost\` now runs $(CURDIR) ($(LAUNCHER))"
+	rm -f $$tmp; echo "$(SAY_LAUNCHER)"
 
 lint: dev
 	$(BIN)/ruff check .

@@ -340,3 +340,32 @@ def test_a_broken_config_is_said_in_russian(
     err = capsys.readouterr().err
     assert russian in err, err
     assert latin_words(err.replace("fiim", "")) == [], err  # a preset by its config name
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("ru", "voicehost: команда `voicehost` теперь запускает"),
+        ("en", "voicehost: the command `voicehost` now runs"),
+    ],
+)
+def test_make_run_says_its_own_lines_in_the_clubs_language(
+    tmp_path: Path, language: str, said: str
+) -> None:
+    """`make run` puts the `voicehost` command in place and says so in config.yaml's language."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".stamp-venv").exists():
+        pytest.skip("make's venv is not set up in this checkout (make run or make test sets it)")
+    config = tmp_path / "config.yaml"
+    config.write_text(f"language: {language}\n", encoding="utf-8")
+    launcher = tmp_path / "bin" / "voicehost"
+    done = subprocess.run(
+        ["make", "-s", "-C", str(root), "launcher", f"LAUNCHER={launcher}", f"CONFIG={config}"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert said in done.stdout
+    assert launcher.is_file()
