@@ -11,6 +11,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from faultkit import (
@@ -475,11 +476,12 @@ def _read_until(master: int, needle: str, seconds: float = 30) -> str:
     return seen.decode("utf-8", "replace")
 
 
-def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
-    """`systemctl stop` or `kill` at the full-screen UI: the screen is given back, a line says
-    what happened and where the game is, and the journal resumes."""
+def _full_screen_game_with_the_mafia_in(
+    tmp_path: Path, stderr: Any = None
+) -> tuple[subprocess.Popen[bytes], int, Path]:
+    """`voicehost play` at the full-screen UI on a pseudo-terminal, with the mafia's seats
+    typed and journaled: the process, the terminal's master side and the journal."""
     import pty
-    import signal
 
     config = config_file(tmp_path)
     journal = tmp_path / "journals" / "game.jsonl"
@@ -499,7 +501,7 @@ def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
         ],  # fmt: skip
         stdin=slave,
         stdout=slave,
-        stderr=slave,
+        stderr=slave if stderr is None else stderr,
         env=env,
         cwd=REPO,
         start_new_session=True,
@@ -512,6 +514,20 @@ def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
         while journal.read_text(encoding="utf-8").count("\n") < 2:
             assert time.monotonic() < deadline
             time.sleep(0.05)
+    except BaseException:
+        process.kill()
+        os.close(master)
+        raise
+    return process, master, journal
+
+
+def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
+    """`systemctl stop` or `kill` at the full-screen UI: the screen is given back, a line says
+    what happened and where the game is, and the journal resumes."""
+    import signal
+
+    process, master, journal = _full_screen_game_with_the_mafia_in(tmp_path)
+    try:
         process.send_signal(signal.SIGTERM)
         said = _read_until(master, "voicehost resume")
         assert process.wait(timeout=30) == 0
@@ -530,42 +546,12 @@ def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
 def test_a_terminal_closed_under_the_full_screen_ui_ends_quietly_and_keeps_the_game(tmp_path):
     """The tmux window or the ssh link closes mid-game: no traceback (the log gets a line), the
     process ends, and the journal resumes with what was typed."""
-    import pty
     import signal
 
-    config = config_file(tmp_path)
-    journal = tmp_path / "journals" / "game.jsonl"
     errors = tmp_path / "stderr.txt"
-    master, slave = pty.openpty()
-    env = {**os.environ, "TERM": "xterm", "LINES": "40", "COLUMNS": "120"}
     with errors.open("wb") as stderr:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "voicehost",
-                "--config",
-                str(config),
-                "play",
-                "--text",
-                "--journal",
-                str(journal),
-            ],  # fmt: skip
-            stdin=slave,
-            stdout=slave,
-            stderr=stderr,
-            env=env,
-            cwd=REPO,
-            start_new_session=True,
-        )
-    os.close(slave)
+        process, master, journal = _full_screen_game_with_the_mafia_in(tmp_path, stderr)
     try:
-        _read_until(master, "мафия")
-        os.write(master, b"2 5 9\r")
-        deadline = time.monotonic() + 30
-        while journal.read_text(encoding="utf-8").count("\n") < 2:
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
         os.close(master)  # the window is gone: reads and writes on the terminal fail (EIO)
         master = -1
         time.sleep(0.5)
