@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from voicehost.clock import FakeClock  # noqa: E402
 from voicehost.testing import listening_set  # noqa: E402
 from voicehost.voice_in.microphone import ArraySource  # noqa: E402
-from voicehost.voice_in.rule import Decision, Verdict  # noqa: E402
+from voicehost.voice_in.rule import REFEREE_SEEDS, Decision, Verdict  # noqa: E402
 from voicehost.voice_in.takes import Tally, read_labels, score  # noqa: E402
 from voicehost.voice_in.vad import make_detector  # noqa: E402
 from voicehost.voice_in.vosk_listener import (  # noqa: E402
@@ -84,14 +84,18 @@ class Options:
     confidence: float = 0.0
     threshold: float = 0.5
     referee: int = 20
-    """Ordinary words in the referee's grammar (0: no referee)."""
+    """Ordinary words in each referee's grammar (0: no referee)."""
+    referees: int = 3
+    """Referees in the panel (each its own draw of ordinary words; majority decides)."""
     padding: float = 0.2
     sure: float = 1.01
     """Below this confidence a stop word needs the referee (above 1: always)."""
     denoise: float = 2.0
     """Times the room's steady noise taken out of the second look's audio (0: none)."""
     denoise_below: float = 30.0
-    """Only a room whose noise is less than this under the speaker is cleaned (dB)."""
+    """A room whose noise is less than this under the speaker is noisy (dB)."""
+    stronger: float = 2.0
+    """In a noisy room, a third hearing cleaned this much harder than ``denoise`` (0: none)."""
     hold: float = 0.6
     """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
     it gives the speech back; the next speech is heard after it."""
@@ -103,14 +107,14 @@ def run_listener(
     words: tuple[str, ...],
     samples: np.ndarray,
     options: Options,
-    referee_words: tuple[str, ...] | None = None,
+    referee_words: tuple[tuple[str, ...], ...] = (),
     spoke: list[float] | None = None,
 ) -> tuple[list[tuple[float, float]], float]:
     """The game's Listener over one take: [(decision time, processing lag)], processing time.
     ``spoke`` gets the lag from each end to the speaker's voice after it, when it came within
     the host's hold (the end would be undone); after the hold the next speech is heard."""
     recognizer = StopWordRecognizer(model, words, RATE)
-    referee = None if referee_words is None else StopWordRecognizer(model, referee_words, RATE)
+    referees = [StopWordRecognizer(model, words, RATE) for words in referee_words]
     decided: list[Decision] = []
 
     spoke_at: list[float] = []
@@ -132,10 +136,11 @@ def run_listener(
         sure_confidence=options.sure,
         denoise=options.denoise,
         denoise_below_db=options.denoise_below,
+        denoise_stronger=options.stronger,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
-        recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector, referee
+        recognizer, source, FakeClock(), STOP_WORDS, tuning, on_event, detector, referees
     )
     listener.LOOK_PADDING = options.padding
     ended: list[int] = []
@@ -192,10 +197,13 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
         words: tuple[str, ...] | None = grammar_words(
             model, STOP_WORDS, options.fillers, options.competitors
         )
-        referee_words = None
+        referee_words: tuple[tuple[str, ...], ...] = ()
         if options.referee:
             count = max(options.fillers, options.referee)
-            referee_words = grammar_words(model, STOP_WORDS, count, options.competitors)
+            referee_words = tuple(
+                grammar_words(model, STOP_WORDS, count, options.competitors, seed)
+                for seed in REFEREE_SEEDS[: options.referees]
+            )
         make_detector(options.vad.split(":")[0], RATE)
     elif mode == "stop-grammar":
         words = STOP_WORDS
@@ -387,6 +395,8 @@ SWEEPS = {
     "sure": ("sure", (0.75, 0.9, 1.01)),
     "denoise": ("denoise", (0.0, 2.0, 3.0, 4.0)),
     "denoise_below": ("denoise_below", (20.0, 30.0, 200.0)),
+    "referees": ("referees", (1, 3)),
+    "stronger": ("stronger", (0.0, 1.0, 2.0)),
 }
 
 

@@ -102,8 +102,11 @@ class ListenerSettings:
     speech_dbfs: float = bounded(-80, 0, -25.0)
     """The players' voices at the microphone (dBFS); `voicehost listen --calibrate` measures it."""
     denoise: float = bounded(0, 6, 2.0)
-    """How many times the room's steady noise is taken out of a stop word's audio before it is
-    decoded, in a room noisier than 30 dB under the voices; 0: decoded as captured."""
+    """A stop word's audio is heard as captured, then with this many times the room's steady
+    noise taken out; 0: only as captured."""
+    denoise_stronger: float = bounded(0, 6, 2.0)
+    """In a room noisier than 30 dB under the voices, a third hearing with the noise taken out
+    this many times more than ``denoise``; 0: no third hearing."""
     spoke_on_seconds: float = bounded(0, 3, 0.6)
     """After a stop word, the host holds the end this long with the speech's clock stopped: a
     player who talks on within it keeps the speech and the rest of its time (said aloud); 0:

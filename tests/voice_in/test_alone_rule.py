@@ -194,11 +194,57 @@ def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it
 
     refused = rule.judge(utterance, weak, 3.2, referee=[word("пятый")])
     assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
-    assert "wider grammar heard «пятый»" in refused.reason
+    assert "0 of 1 wider grammars heard only stop words («пятый»)" in refused.reason
     assert rule.judge(utterance, weak, 3.2) is not None and not rule.ended  # no referee: no end
 
     ended = rule.judge(utterance, weak, 3.2, referee=[word("спасибо", 0.8)])
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+
+
+def test_a_panel_of_referees_decides_by_majority_so_one_look_alike_word_cannot_veto():
+    # One referee's ordinary words may hold one the model hears for «пас» (the proxy's 한신):
+    # alone it refused «пас» said clearly; two of three referees hearing it end the speech.
+    utterance = Utterance(2.0, 2.6, 0.5)
+    said = [word("пас")]
+    stealer, agreeing = [word("ганс")], [word("пас")]
+
+    rule = AloneRule(STOP_WORDS)
+    assert not rule.stands(utterance, said, [stealer])
+    assert rule.stands(utterance, said, [stealer, agreeing, agreeing])
+    assert not rule.ended  # stands() only asks
+    refused = rule.judge(utterance, said, 3.2, panel=[stealer, stealer, agreeing])
+    assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+    assert "1 of 3 wider grammars" in refused.reason and "«ганс»; «пас»" in refused.reason
+    assert dict(refused.params)["agreeing"] == "1" and dict(refused.params)["asked"] == "3"
+    nothing = rule.judge(utterance, said, 3.2, panel=[[], [], agreeing])
+    assert nothing is not None and nothing.verdict is Verdict.LOW_CONFIDENCE  # silence is no
+    ended = rule.judge(utterance, said, 3.2, panel=[agreeing, stealer, agreeing])
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED and rule.ended
+
+
+def test_a_stretch_standing_alone_is_offered_early_once_so_its_look_runs_inside_the_window():
+    rule = AloneRule(STOP_WORDS)
+    rule.look_ahead_seconds = 0.2
+    before = timeline((0, 2.0, SPEAKER_DB), (2.0, 2.5, None), (2.5, 3.1, SPEAKER_DB))
+
+    assert looks(rule, before) == [] and rule.take_early() == []
+    assert looks(rule, timeline((3.1, 3.25, None))) == [] and rule.take_early() == []
+    assert looks(rule, timeline((3.25, 3.4, None))) == []  # 0.2 s of quiet: offered, not ready
+    [early] = rule.take_early()
+    assert abs(early.start - 2.5) < STEP and abs(early.end - 3.1) < STEP
+    [ready] = looks(rule, timeline((3.4, 3.8, None)))  # the window is over: the same stretch
+    assert (ready.start, ready.end, ready.quiet_before) == (
+        early.start, early.end, early.quiet_before,
+    )  # fmt: skip
+    assert rule.take_early() == []  # offered once
+
+
+def test_a_stretch_that_is_not_alone_is_never_offered_early():
+    rule = AloneRule(STOP_WORDS)
+    rule.look_ahead_seconds = 0.2
+    # «…среди нас» with no pause before «спасибо»: the end of a sentence, not a word alone.
+    looks(rule, timeline((0, 3.1, SPEAKER_DB), (3.1, 4.0, None)))
+    assert rule.take_early() == []
 
 
 def _ended(rule: AloneRule, frames: list[Frame]) -> Utterance:

@@ -222,3 +222,24 @@ def test_calibration_without_a_microphone_says_so_before_asking_anything(tmp_pat
     assert "Traceback" not in done.stderr
     assert "Сохранить их" not in done.stdout
     assert not (tmp_path / "recordings").exists()
+
+
+def test_listen_says_which_hearing_heard_each_word(capsys):
+    # A stretch is heard as captured, then cleaned: a host reading the same word twice is told
+    # which hearing each line is, in the game's language; JSON names it for scripts.
+    from voicehost.cli.listen import Printer
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_in.rule import HeardWord
+    from voicehost.voice_in.vosk_listener import CAPTURED, CLEANED, CLEANED_HARDER, WordsHeard
+
+    said = (HeardWord("спасибо", 3.0, 3.6, 0.9),)
+    printer = Printer(as_json=False, book=PhraseBook.load("ru"))
+    for hearing in (CAPTURED, CLEANED, CLEANED_HARDER):
+        printer(WordsHeard(said, hearing))
+    captured, cleaned, harder = capsys.readouterr().out.splitlines()
+    assert captured.endswith("спасибо  (0.90)")
+    assert "очищено от шума" in cleaned and "очищено сильнее" in harder
+    assert latin_words(cleaned + harder) == []
+
+    Printer(as_json=True)(WordsHeard(said, CLEANED))
+    assert json.loads(capsys.readouterr().out)["hearing"] == "cleaned"

@@ -12,6 +12,7 @@ decisions.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -226,13 +227,19 @@ def test_the_game_s_grammar_has_the_stop_words_look_alikes_and_a_referee_from_th
     assert {"합니다", "생각합니다"} <= set(thanks)  # where «…합니다» lands
     # Up to listener.competitors for each stop word (the model has only 4 near 감사합니다).
     assert 0 < len(thanks) <= count and 0 < len(look_alikes) - len(thanks) <= count
-    # The referee: the same words and ordinary words of the model, none sounding like a stop
-    # word (such a filler takes the stop word's own place when it is said).
-    assert kit.referee_words is not None and kit.referee_words[: len(kit.words)] == kit.words
-    fillers = kit.referee_words[len(kit.words) :]
-    assert len(fillers) == REFEREE_FILLERS
-    assert not any(sounds_like(sound_key(filler), stops) for filler in fillers)
-    assert all(korean_model.knows(word) for word in kit.referee_words)
+    # The referees: the same words and ordinary words of the model, none sounding like a stop
+    # word (such a filler takes the stop word's own place when it is said), each referee its
+    # own draw of them, so that one word the model confuses with a stop word is one vote.
+    assert len(kit.referees) == 3
+    drawn = []
+    for referee in kit.referees:
+        assert referee[: len(kit.words)] == kit.words
+        fillers = referee[len(kit.words) :]
+        assert len(fillers) == REFEREE_FILLERS
+        assert not any(sounds_like(sound_key(filler), stops) for filler in fillers)
+        assert all(korean_model.knows(word) for word in referee)
+        drawn.append(set(fillers))
+    assert all(len(one & other) <= 2 for one, other in itertools.combinations(drawn, 2))
 
 
 @pytest.mark.parametrize("breath", [0.5, 0.7, 0.9])

@@ -33,6 +33,8 @@ from voicehost.voice_in.models import find_model, install_hint
 from voicehost.voice_in.rule import Decision, Verdict
 from voicehost.voice_in.takes import LabelledTake, Tally, read_takes, score
 from voicehost.voice_in.vosk_listener import (
+    CAPTURED,
+    CLEANED_HARDER,
     AudioDropped,
     ListenerEvent,
     ListenerKit,
@@ -114,9 +116,16 @@ class Printer:
                         start=start,
                         end=end,
                         confidence=round(word.confidence, 3),
+                        hearing=event.hearing,
                     )
                 else:
-                    yield f"{start:8.2f}–{end:.2f}  {word.word}  ({word.confidence:.2f})"
+                    line = f"{start:8.2f}–{end:.2f}  {word.word}  ({word.confidence:.2f})"
+                    if event.hearing != CAPTURED:
+                        key = "listen_hearing_cleaned"
+                        if event.hearing == CLEANED_HARDER:
+                            key = "listen_hearing_harder"
+                        line += "  " + self.book.screen(key, {})
+                    yield line
         elif isinstance(event, Decision):
             yield self._decision(event)
         elif isinstance(event, AudioDropped):
@@ -286,13 +295,13 @@ def replay_takes(
         heard: list[str] = []
 
         def on_event(event: ListenerEvent, heard: list[str] = heard) -> None:
-            if isinstance(event, WordsHeard):
-                heard.extend(word.word for word in event.words)
+            if isinstance(event, WordsHeard):  # each hearing of a look: «a b / a»
+                heard.append(" ".join(word.word for word in event.words))
 
         ends = replay(kit, take.samples, take.sample_rate, tuning, on_event, block_seconds)
         tally = tallies.setdefault(take.condition, Tally())
         outcome = score(tally, take.label.ends_with_stop_word, take.stop_word_end, ends)
-        rows.append((take, outcome, ends, " ".join(heard)))
+        rows.append((take, outcome, ends, " / ".join(heard)))
     return tallies, rows
 
 

@@ -30,7 +30,7 @@ import ctypes.util
 import json
 import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -44,6 +44,8 @@ from voicehost.voice_in.denoise import FRAME, noise_spectrum, subtract_noise
 from voicehost.voice_in.grammar_cache import cached_words
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
+    FILLER_SEED,
+    REFEREE_SEEDS,
     AloneRule,
     AloneTuning,
     Decision,
@@ -127,10 +129,14 @@ class SpeechModel:
 
 
 def grammar_words(
-    model: SpeechModel, stop_words: Sequence[str], filler_count: int, competitors: int = 0
+    model: SpeechModel,
+    stop_words: Sequence[str],
+    filler_count: int,
+    competitors: int = 0,
+    seed: int | None = None,
 ) -> tuple[str, ...]:
     """The recogniser's grammar: stop words, ``[unk]`` if known, ``competitors`` look-alikes
-    for each stop word and ``filler_count`` fillers.
+    for each stop word and ``filler_count`` fillers (``seed``: another draw of them).
 
     Raises VocabularyError naming the stop words the model does not know (Vosk itself would
     only log a warning and then never hear them).
@@ -153,8 +159,12 @@ def grammar_words(
         )
     if filler_count > 0:
         key = {"kind": "fillers", "stop_words": stops, "count": filler_count}
+        if seed is not None and seed != FILLER_SEED:
+            key["seed"] = seed
         fillers = cached_words(
-            model.folder, key, lambda: choose_fillers(model.vocabulary(), stop_words, filler_count)
+            model.folder,
+            key,
+            lambda: choose_fillers(model.vocabulary(), stop_words, filler_count, seed),
         )
         words.extend(word for word in fillers if word not in words)
     return tuple(words)
@@ -252,11 +262,18 @@ class StopWordRecognizer:
 RESTART_DELAY_SECONDS = 2.0
 
 
+CAPTURED, CLEANED, CLEANED_HARDER = "captured", "cleaned", "cleaned harder"
+"""The second look's hearings of a stretch: as captured, cleaned of the room's steady noise,
+cleaned harder (in a noisy room)."""
+
+
 @dataclass(frozen=True)
 class WordsHeard:
     """Words of a closed utterance, times in clock seconds (for the listening tool)."""
 
     words: tuple[HeardWord, ...]
+    hearing: str = CAPTURED
+    """Which hearing of the second look: ``CAPTURED``, ``CLEANED`` or ``CLEANED_HARDER``."""
 
 
 @dataclass(frozen=True)
@@ -275,6 +292,10 @@ class SpokeOn:
 
 
 ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
+Evidence = tuple[tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...]]
+"""What a second look heard: the words, and each referee's words (none when not asked)."""
+Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...]], ...]]
+"""A second look: its evidence, and the words of each hearing made (for the listening tool)."""
 """What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
 speaker talking on after an end."""
 
@@ -297,12 +318,13 @@ class ListenerTuning:
     1 → 10 of 16, pink at 10 dB 8 → 13, clean 13 → 15, no early end; false ends 2 → 3 of 85,
     all short words said alone in white noise."""
     denoise_below_db: float = 30.0
-    """Only a room whose steady noise is less than this under the speaker's voice is cleaned;
-    a quiet room is decoded as captured, as before the cleaning existed. There the cleaning
-    takes only the faint hiss between a word's sounds, and can turn a stop word into a
-    look-alike (tests/voice_in/test_vosk_listener.py's quiet 감사합니다 became 패스웍 압니다).
-    Bench ``--sweep denoise_below`` on the tuned half of seed 14: cleaning quiet rooms too
-    heard 2 more clean takes of 16 and nothing more in noise; 20 dB lost white noise at 20 dB."""
+    """A room whose steady noise is less than this under the speaker's voice is noisy: there
+    the second look also hears the audio cleaned ``denoise_stronger`` times more."""
+    denoise_stronger: float = 2.0
+    """In a noisy room, the third hearing's cleaning is this much stronger than ``denoise``
+    (0: no third hearing). Bench ``--sweep stronger`` on the tuned halves of seeds 13 and 16
+    (0, 1, 2): white noise at 10 dB heard 19, 22, 23 of 32, white at 20 dB 26, 26, 29; false
+    ends 4, 6, 6 of 170, all short words said alone in noise."""
 
     def rule(self) -> AloneTuning:
         return AloneTuning(
@@ -329,12 +351,17 @@ class VoskListener:
         tuning: ListenerTuning | None = None,
         on_event: Callable[[ListenerEvent], None] | None = None,
         detector: VoiceDetector | None = None,
-        referee: StopWordRecognizer | None = None,
+        referee: StopWordRecognizer | Sequence[StopWordRecognizer] | None = None,
     ) -> None:
         self.tuning = tuning or ListenerTuning()
-        self.referee = referee
-        """A recogniser over a wider grammar (with ordinary words) for stop words heard weakly;
-        None: a weakly heard stop word ends nothing."""
+        if referee is None:
+            referee = ()
+        elif isinstance(referee, StopWordRecognizer):
+            referee = (referee,)
+        self.referees = tuple(referee)
+        """Recognisers over wider grammars (each with its own ordinary words) for stop words
+        heard weakly: the panel decides by majority. Empty: a weakly heard stop word ends
+        nothing."""
         if source.sample_rate != recognizer.sample_rate:
             raise ValueError("the audio source and the recogniser need the same sample rate")
         self.recognizer = recognizer
@@ -365,6 +392,7 @@ class VoskListener:
         self.restarts = 0
         self._audio = np.zeros(0, dtype=np.int16)
         self._audio_start = 0.0
+        self._looked: dict[tuple[float, float], Look] = {}
 
     # ports.Listener -------------------------------------------------------------------------
 
@@ -505,6 +533,7 @@ class VoskListener:
         self._fed_generation = generation
         self._interrupted = False
         self._spoke_on_told = False
+        self._looked.clear()
 
     #: Audio kept for the second look: the longest word, the window, padding and a margin.
     KEEP_SECONDS = 4.0
@@ -519,13 +548,19 @@ class VoskListener:
             self._audio = self._audio[surplus:]
             self._audio_start += surplus / rate
         frames = self.meter.feed(samples)
+        self.rule.look_ahead_seconds = self.LOOK_PADDING
         ready = self.rule.hear(frames)
+        early = self.rule.take_early()
         if self.rule.spoke_on_at is not None and not self._spoke_on_told:
             self._spoke_on_told = True
             self._report(SpokeOn(self._origin + self.rule.spoke_on_at))
             self._spoke_on(token, generation)
         if self.rule.ended:
             return  # the speech is over: nothing more to look at until the next listen()
+        for utterance in early:  # looked at while the window runs: the end is not delayed
+            look = self._examine(utterance)
+            if look is not None:
+                self._looked[(utterance.start, utterance.end)] = look
         for utterance in ready:
             now = frames[-1].end if frames else utterance.end
             decision = self._look(utterance, now)
@@ -539,23 +574,75 @@ class VoskListener:
                 return
 
     def _look(self, utterance: Utterance, now: float) -> Decision | None:
-        """The second look: the utterance's audio decoded on its own, from a fresh recogniser."""
+        """The second look: the utterance's audio decoded on its own, from a fresh recogniser
+        (already done while the window ran, when the utterance was offered early)."""
+        look = self._looked.pop((utterance.start, utterance.end), None)
+        if look is None:
+            look = self._examine(utterance)
+        if look is None:
+            return None
+        (words, panel), hearings = look
+        for hearing, heard in hearings:  # told now: a stretch the speaker talked on after is not
+            self._report(WordsHeard(tuple(self._on_clock(word) for word in heard), hearing))
+        return self.rule.judge(utterance, words, now, panel=panel)
+
+    def _examine(self, utterance: Utterance) -> Look | None:
+        """Decode the utterance's audio as captured, then cleaned of the room's steady noise,
+        then (in a noisy room) cleaned harder, until one hearing would end the speech: its
+        words and its panel's; else the first hearing the referees were asked of, or the
+        first hearing (with each hearing's words, for the listening tool). A stop
+        word is not always heard in the same audio cleaned or not (a quiet 감사합니다 heard as
+        패스웍 압니다 once cleaned, a hissed one heard only once cleaned): any hearing the whole
+        rule accepts is enough, and each must pass it all (stop words alone, time, referees)."""
         rate = self.recognizer.sample_rate
         start = max(self._audio_start, utterance.start - self.LOOK_PADDING)
-        first = round((start - self._audio_start) * rate)
-        last = round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate)
-        clip = self._audio[max(0, first) : max(0, last)]
-        if clip.size == 0:
+        first = max(0, round((start - self._audio_start) * rate))
+        last = max(0, round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate))
+        if last <= first:
             return None
-        if self.tuning.denoise > 0 and self._noisy_room():
-            clip = self._without_noise(max(0, first), max(0, last))
-        words = self._decode(self.recognizer, clip, start)
-        if words:
-            self._report(WordsHeard(tuple(self._on_clock(word) for word in words)))
-        referee = None
-        if self.referee is not None and self.rule.unsure(self.rule.within(utterance, words)):
-            referee = self._decode(self.referee, clip, start)
-        return self.rule.judge(utterance, words, now, referee)
+        found: Evidence | None = None
+        hearings: list[tuple[str, tuple[HeardWord, ...]]] = []
+        for hearing, clip in self._hearings(first, last):
+            words = self._decode(self.recognizer, clip, start)
+            if words:
+                hearings.append((hearing, words))
+            evidence = (words, self._ask_panel(utterance, words, clip, start))
+            if found is None or (not found[1] and evidence[1]):
+                found = evidence  # the first hearing, or the first the referees were asked of
+            if self.rule.stands(utterance, *evidence):
+                return evidence, tuple(hearings)
+        return None if found is None else (found, tuple(hearings))
+
+    def _hearings(self, first: int, last: int) -> Iterator[tuple[str, np.ndarray]]:
+        """The clip from ``first`` to ``last`` (samples of the kept audio): as captured, then
+        cleaned ``denoise`` times, then in a noisy room ``denoise + denoise_stronger`` times."""
+        yield CAPTURED, self._audio[first:last]
+        tuning = self.tuning
+        if tuning.denoise <= 0:
+            return
+        noise = noise_spectrum(self._audio)
+        yield CLEANED, self._without_noise(first, last, noise, tuning.denoise)
+        if tuning.denoise_stronger > 0 and self._noisy_room():
+            harder = tuning.denoise + tuning.denoise_stronger
+            yield CLEANED_HARDER, self._without_noise(first, last, noise, harder)
+
+    def _ask_panel(
+        self, utterance: Utterance, words: Sequence[HeardWord], clip: np.ndarray, start: float
+    ) -> tuple[tuple[HeardWord, ...], ...]:
+        """The referees' hearings of ``clip``, asked one by one until a majority is reached
+        either way; none when the words need no referee."""
+        if not self.referees or not self.rule.unsure(self.rule.within(utterance, words)):
+            return ()
+        need = len(self.referees) // 2 + 1
+        panel: list[tuple[HeardWord, ...]] = []
+        agreeing = 0
+        for referee in self.referees:
+            heard = self._decode(referee, clip, start)
+            panel.append(heard)
+            agreeing += self.rule.agreed(utterance, heard)
+            if agreeing >= need or len(panel) - agreeing > len(self.referees) - need:
+                break
+        return tuple(panel)
 
     def _noisy_room(self) -> bool:
         """Whether the room's steady noise (the quietest fifth of the kept audio, by 32 ms
@@ -569,14 +656,12 @@ class VoskListener:
         room = power_dbfs(float(np.percentile(power, 20)))
         return self.rule.speaker_level() - room < self.tuning.denoise_below_db
 
-    def _without_noise(self, first: int, last: int) -> np.ndarray:
-        """The kept audio from ``first`` to ``last`` (samples) without the room's steady noise,
-        estimated from the quietest part of the audio kept (a frame more on each side is
-        cleaned too, so the clip's edges are as clean as its middle)."""
+    def _without_noise(self, first: int, last: int, noise: np.ndarray, over: float) -> np.ndarray:
+        """The kept audio from ``first`` to ``last`` (samples) with ``over`` times the room's
+        steady ``noise`` (the quietest part of the audio kept) taken out (a frame more on each
+        side is cleaned too, so the clip's edges are as clean as its middle)."""
         wider = max(0, first - FRAME)
-        cleaned = subtract_noise(
-            self._audio[wider : last + FRAME], noise_spectrum(self._audio), self.tuning.denoise
-        )
+        cleaned = subtract_noise(self._audio[wider : last + FRAME], noise, over)
         return cleaned[first - wider : last - wider]
 
     @staticmethod
@@ -619,11 +704,12 @@ def tuning_from(settings: ListenerSettings) -> ListenerTuning:
         room_margin_db=settings.room_margin_db,
         vad=settings.vad,
         denoise=settings.denoise,
+        denoise_stronger=settings.denoise_stronger,
     )
 
 
 REFEREE_FILLERS = 20
-"""Ordinary words in the referee's grammar: enough that a short word said alone («да»,
+"""Ordinary words in each referee's grammar: enough that a short word said alone («да»,
 «пятый») has somewhere to land other than a stop word (measured on the proxy's tuned half)."""
 
 
@@ -639,8 +725,9 @@ class ListenerKit:
     words: tuple[str, ...]
     stop_words: tuple[str, ...]
     tuning: ListenerTuning
-    referee_words: tuple[str, ...] | None = None
-    """The referee's wider grammar (the words and ``REFEREE_FILLERS`` ordinary words)."""
+    referees: tuple[tuple[str, ...], ...] = ()
+    """The panel's wider grammars: the words and ``REFEREE_FILLERS`` ordinary words each, one
+    draw of them per referee (``REFEREE_SEEDS``)."""
 
     @classmethod
     def load(cls, settings: Settings, folder: Path, stop_words: Sequence[str]) -> ListenerKit:
@@ -657,10 +744,13 @@ class ListenerKit:
         listening = settings.listener
         filler_count = listening.filler_count if listening.fillers else 0
         words = grammar_words(model, stop_words, filler_count, listening.competitors)
-        referee = grammar_words(
-            model, stop_words, max(filler_count, REFEREE_FILLERS), listening.competitors
+        referees = tuple(
+            grammar_words(
+                model, stop_words, max(filler_count, REFEREE_FILLERS), listening.competitors, seed
+            )
+            for seed in REFEREE_SEEDS
         )
-        return cls(model, words, tuple(stop_words), tuning_from(listening), referee)
+        return cls(model, words, tuple(stop_words), tuning_from(listening), referees)
 
     def listener(
         self,
@@ -670,9 +760,9 @@ class ListenerKit:
         tuning: ListenerTuning | None = None,
     ) -> VoskListener:
         recognizer = StopWordRecognizer(self.model, self.words, source.sample_rate)
-        referee = None
-        if self.referee_words is not None:
-            referee = StopWordRecognizer(self.model, self.referee_words, source.sample_rate)
+        referees = [
+            StopWordRecognizer(self.model, words, source.sample_rate) for words in self.referees
+        ]
         return VoskListener(
             recognizer,
             source,
@@ -680,7 +770,7 @@ class ListenerKit:
             self.stop_words,
             tuning or self.tuning,
             on_event,
-            referee=referee,
+            referee=referees,
         )
 
 

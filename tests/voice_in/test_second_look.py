@@ -1,0 +1,185 @@
+"""The second look's hearings and its panel of referees, with stand-in recognisers (no Vosk).
+
+What a player notices: a «спасибо» said on its own ends the speech when any hearing of it (the
+audio as captured, cleaned of the room's hiss, cleaned harder in a noisy room) is accepted by
+the whole rule, and the look is made while the window of quiet is still running, so the end
+comes when the window closes. Real Vosk over the same wiring: tests/voice_in/test_vosk_listener.py
+and bench/bench_listener.py.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+import numpy as np
+
+from voicehost.clock import FakeClock
+from voicehost.voice_in.microphone import ArraySource
+from voicehost.voice_in.rule import Decision, HeardWord, Hypothesis, Verdict
+from voicehost.voice_in.vosk_listener import (
+    ListenerEvent,
+    ListenerTuning,
+    StopWordRecognizer,
+    VoskListener,
+)
+
+RATE = 16000
+STOP_WORDS = ("спасибо", "пас")
+WORD = (2.5, 3.1)
+"""Where «спасибо» is said in the recording (seconds), after a sentence and a pause."""
+
+
+class LoudnessDetector:
+    """A VAD that calls every loud frame speech (the recordings' voice is a loud tone)."""
+
+    frame_samples = 512
+    tail_seconds = 0.0
+
+    def probability(self, frame: np.ndarray) -> float:
+        return 1.0 if np.sqrt(np.mean(frame.astype(np.float64) ** 2)) > 2000 else 0.0
+
+    def reset(self) -> None:
+        pass
+
+
+@dataclass
+class StandIn:
+    """A recogniser that hears «спасибо» over the whole clip when ``hears(clip)`` says so."""
+
+    hears: Callable[[np.ndarray], bool]
+    now: list[float]
+    sample_rate: int = RATE
+    looks: list[float] = field(default_factory=list)
+    """The audio time at which each clip was decoded."""
+    _clip: list[np.ndarray] = field(default_factory=list)
+
+    def fresh(self) -> None:
+        self._clip.clear()
+
+    def accept(self, samples: np.ndarray) -> Hypothesis:
+        self._clip.append(samples)
+        return Hypothesis((), False)
+
+    def finish(self) -> Hypothesis:
+        clip = np.concatenate(self._clip)
+        self.looks.append(self.now[0])
+        if not self.hears(clip):
+            return Hypothesis((), True)
+        return Hypothesis((HeardWord("спасибо", 0.2, len(clip) / RATE - 0.2, 0.9),), True)
+
+
+def recording(hiss: float) -> np.ndarray:
+    """A sentence (0.5 to 2 s), a pause, «спасибо» (``WORD``), then quiet; ``hiss``: the
+    room's white noise (amplitude)."""
+    rng = np.random.default_rng(7)
+    seconds = np.arange(int(5.0 * RATE)) / RATE
+    voice = np.zeros_like(seconds)
+    for start, end in ((0.5, 2.0), WORD):
+        inside = (seconds >= start) & (seconds < end)
+        voice[inside] = 8000 * np.sin(2 * np.pi * 220 * seconds[inside])
+    return (voice + rng.normal(0, hiss, seconds.size)).astype(np.int16)
+
+
+def edges_are_clean(clip: np.ndarray) -> bool:
+    """Whether the quiet at the clip's start is nearly silent (cleaned of the hiss)."""
+    edge = clip[: int(0.1 * RATE)].astype(np.float64)
+    return float(np.sqrt(np.mean(edge**2))) < 300
+
+
+def run(
+    samples: np.ndarray,
+    hears: Callable[[np.ndarray], bool],
+    referees: list[Callable[[np.ndarray], bool]],
+    tuning: ListenerTuning,
+) -> tuple[list[Decision], StandIn, list[StandIn]]:
+    now = [0.0]
+    main = StandIn(hears, now)
+    panel = [StandIn(judge, now) for judge in referees]
+    decided: list[Decision] = []
+
+    def on_event(event: ListenerEvent) -> None:
+        if isinstance(event, Decision):
+            decided.append(event)
+
+    source = ArraySource(samples, RATE, block_seconds=0.05)
+    listener = VoskListener(
+        cast(StopWordRecognizer, main),
+        source,
+        FakeClock(),
+        STOP_WORDS,
+        tuning,
+        on_event,
+        cast(Any, LoudnessDetector()),
+        cast(list[StopWordRecognizer], panel),
+    )
+    listener.start(lambda token: None, thread=False)
+    listener.listen(1)
+    for block in source.blocks():
+        now[0] = block.ends_at
+        listener.process(block)
+    return decided, main, panel
+
+
+def ended(decided: list[Decision]) -> list[Decision]:
+    return [decision for decision in decided if decision.verdict is Verdict.SPEECH_ENDED]
+
+
+def test_a_stop_word_heard_only_once_the_hiss_is_cleaned_out_ends_the_speech():
+    samples = recording(hiss=600)
+    agree = [edges_are_clean] * 3
+
+    decided, main, _ = run(samples, edges_are_clean, agree, ListenerTuning(denoise=2.0))
+
+    [end] = ended(decided)
+    assert abs(end.at - (WORD[1] + 0.6)) < 0.1  # the window after the word, not later
+    assert len(main.looks) >= 2  # as captured (not heard), then cleaned (heard)
+
+    # The same room without the cleaning: the only hearing hears nothing, the speech runs on.
+    decided, main, _ = run(samples, edges_are_clean, agree, ListenerTuning(denoise=0.0))
+    assert ended(decided) == [] and len(main.looks) == 1
+
+
+def test_every_hearing_must_pass_the_referees_too():
+    samples = recording(hiss=600)
+    refuse = [lambda clip: False] * 3
+
+    decided, main, panel = run(samples, edges_are_clean, refuse, ListenerTuning(denoise=2.0))
+
+    assert ended(decided) == []
+    assert len(main.looks) == 3  # captured, cleaned, cleaned harder (a noisy room)
+    # Each hearing that heard the stop word asked the panel until a majority said no.
+    assert [len(referee.looks) for referee in panel] == [2, 2, 0]
+
+
+def test_two_referees_agreeing_end_the_speech_without_asking_the_third():
+    samples = recording(hiss=0)
+    hears = [lambda clip: True, lambda clip: True, lambda clip: False]
+
+    decided, _main, panel = run(samples, lambda clip: True, hears, ListenerTuning())
+
+    assert len(ended(decided)) == 1
+    assert [len(referee.looks) for referee in panel] == [1, 1, 0]
+
+
+def test_one_referee_of_three_hearing_a_look_alike_does_not_refuse_the_stop_word():
+    samples = recording(hiss=0)
+    hears = [lambda clip: False, lambda clip: True, lambda clip: True]
+
+    decided, _main, _panel = run(samples, lambda clip: True, hears, ListenerTuning())
+
+    assert len(ended(decided)) == 1
+
+
+def test_the_look_is_made_while_the_window_of_quiet_runs_not_after_it():
+    samples = recording(hiss=0)
+
+    decided, main, _ = run(samples, lambda clip: True, [lambda clip: True] * 3, ListenerTuning())
+
+    [end] = ended(decided)
+    [looked] = main.looks
+    # Decoded as soon as the look's padding of quiet was there (0.2 s after the word), so its
+    # CPU time is spent inside the window and the table hears the end when the window closes.
+    assert WORD[1] + 0.2 <= looked < WORD[1] + 0.35
+    assert end.at >= WORD[1] + 0.6 - 0.05
