@@ -96,6 +96,7 @@ class Options:
     """A room whose noise is less than this under the speaker is noisy (dB)."""
     stronger: float = 2.0
     """In a noisy room, a third hearing cleaned this much harder than ``denoise`` (0: none)."""
+    before: float = 0.25
     hold: float = 0.6
     """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
     it gives the speech back; the next speech is heard after it."""
@@ -137,6 +138,7 @@ def run_listener(
         denoise=options.denoise,
         denoise_below_db=options.denoise_below,
         denoise_stronger=options.stronger,
+        quiet_before_seconds=options.before,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
@@ -397,6 +399,7 @@ SWEEPS = {
     "denoise_below": ("denoise_below", (20.0, 30.0, 200.0)),
     "referees": ("referees", (1, 3)),
     "stronger": ("stronger", (0.0, 1.0, 2.0)),
+    "before": ("before", (0.25, 0.3, 0.35)),
 }
 
 

@@ -201,6 +201,21 @@ def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
 
 
+def test_a_stop_word_heard_twice_in_one_breath_ends_nothing():
+    # «…пароль — паспорт» said alone, heard as «пас пас»: more than a stop word was said.
+    utterance = Utterance(2.0, 3.4, 0.5)
+    twice = [HeardWord("пас", 2.05, 2.6), HeardWord("пас", 2.6, 3.35)]
+    rule = AloneRule(STOP_WORDS)
+
+    decision = rule.judge(utterance, twice, 4.0, panel=[twice, twice, twice])
+
+    assert decision is not None and decision.verdict is Verdict.FOLLOWED_BY_SPEECH
+    assert not rule.ended and "2 times in one breath" in decision.reason
+    # Said twice with a pause between, each is a stretch of its own and the second ends it.
+    once = rule.judge(Utterance(2.95, 3.4, 0.35), twice[1:], 4.0, panel=[twice[1:]] * 3)
+    assert once is not None and once.verdict is Verdict.SPEECH_ENDED
+
+
 def test_a_panel_of_referees_decides_by_majority_so_one_look_alike_word_cannot_veto():
     # One referee's ordinary words may hold one the model hears for «пас» (the proxy's 한신):
     # alone it refused «пас» said clearly; two of three referees hearing it end the speech.

@@ -348,6 +348,14 @@ class AloneRule:
                 Verdict.FOLLOWED_BY_SPEECH, last, now, reason,
                 "listen_with_other_words", (("word", last.word), ("others", others)),
             )  # fmt: skip
+        if len(stops) > 1:
+            # A player who ends says the stop word once; a breath the decoder fills with it
+            # twice was more than a stop word (the proxy's 패스워드 heard as 패스 패스).
+            reason = f"«{last.word}» heard {len(stops)} times in one breath: more was said"
+            return Decision(
+                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_repeated",
+                (("word", last.word), ("times", str(len(stops)))),
+            )  # fmt: skip
         weakest = min(stops, key=lambda word: word.confidence)
         if weakest.confidence < self.tuning.min_confidence:
             reason = (

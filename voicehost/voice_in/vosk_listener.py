@@ -326,11 +326,15 @@ class ListenerTuning:
     (0, 1, 2): white noise at 10 dB heard 19, 22, 23 of 32, white at 20 dB 26, 26, 29; false
     ends 4, 6, 6 of 170, all short words said alone in noise."""
 
+    quiet_before_seconds: float = AloneTuning.quiet_before_seconds
+    """The speaker's quiet before a stop word for it to stand alone (``rule.py``)."""
+
     def rule(self) -> AloneTuning:
         return AloneTuning(
             self.silence_seconds,
             self.min_confidence,
             self.room_margin_db,
+            quiet_before_seconds=self.quiet_before_seconds,
             sure_confidence=self.sure_confidence,
         )
 
