@@ -562,6 +562,9 @@ class VoskListener:
         if self.rule.ended:
             return  # the speech is over: nothing more to look at until the next listen()
         for utterance in early:  # looked at while the window runs: the end is not delayed
+            # One stretch at most waits for its window: a newer one means the older one's
+            # window was broken by voice, so its look is dropped.
+            self._looked.clear()
             look = self._examine(utterance)
             if look is not None:
                 self._looked[(utterance.start, utterance.end)] = look
