@@ -110,6 +110,7 @@ def run_listener(
     options: Options,
     referee_words: tuple[tuple[str, ...], ...] = (),
     spoke: list[float] | None = None,
+    looks: list[float] | None = None,
 ) -> tuple[list[tuple[float, float]], float]:
     """The game's Listener over one take: [(decision time, processing lag)], processing time.
     ``spoke`` gets the lag from each end to the speaker's voice after it, when it came within
@@ -163,6 +164,8 @@ def run_listener(
         ends.extend((block.ends_at, spent) for _ in decided[before:])
         if len(decided) > before:
             again = decided[-1].at + options.hold
+    if looks is not None:
+        looks.extend(listener.look_cpu)
     if spoke is not None:
         for at in spoke_at:
             lags = [at - end.at for end in decided if 0 < at - end.at <= options.hold + 1e-9]
@@ -217,11 +220,14 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
     outcomes: dict[str, str] = {}
     given_back: dict[str, int] = {}  # outcome -> takes whose end the speaker's voice undid
     processing = audio = 0.0
+    look_cpu: list[float] = []
     for name, condition, samples, labelled, stop_end in takes:
         spoke: list[float] = []
         if mode == "listener":
             assert words is not None
-            ends, spent = run_listener(model, words, samples, options, referee_words, spoke)
+            ends, spent = run_listener(
+                model, words, samples, options, referee_words, spoke, look_cpu
+            )
         else:
             ends, spent = run_naive(model, words, samples)
         processing += spent
@@ -248,6 +254,7 @@ def measure(mode: str, options: Options, set_file: Path) -> dict[str, object]:
         "outcomes": outcomes,
         "given_back": given_back,
         "rtf": processing / audio,
+        "look_cpu": look_cpu,
         "load_cpu": load_cpu,
         "audio_seconds": audio,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -373,6 +380,14 @@ def show(rows: list[dict[str, object]]) -> None:
             f"RTF {row['rtf']:.3f} (process CPU, one core); ready in "
             f"{row.get('load_cpu', 0.0):.2f} s CPU; peak RSS {row['peak_mb']:.0f} MiB"
         )
+        looks: list[float] = row.get("look_cpu", [])  # type: ignore[assignment]
+        if looks:
+            spent = np.array(looks) * 1000
+            print(
+                f"{'':<14} second look, CPU per stretch looked at (inside the window): median "
+                f"{np.median(spent):.0f} ms, p90 {np.percentile(spent, 90):.0f} ms, max "
+                f"{spent.max():.0f} ms over {len(spent)} looks"
+            )
         back: dict[str, int] = row.get("given_back", {})  # type: ignore[assignment]
         if row["mode"] != "stop-grammar" and row["mode"] != "free":
             heard = sum(t["heard"] for t in row["conditions"].values())  # type: ignore[attr-defined]
