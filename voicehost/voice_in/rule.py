@@ -299,7 +299,9 @@ class AloneRule:
         by the one ``referee``). None: no stop word was heard there."""
         if self.ended:
             return None
-        decision = self.verdict(utterance, words, now, referee, panel)
+        if panel is None:
+            panel = () if referee is None else (referee,)
+        decision = self.verdict(utterance, words, now, panel)
         if decision is None or decision.verdict is not Verdict.SPEECH_ENDED:
             return decision
         self.ended = True
@@ -313,7 +315,7 @@ class AloneRule:
         panel: Sequence[Sequence[HeardWord]] | None = None,
     ) -> bool:
         """Whether these words would end the speech (:meth:`judge`, without ending it)."""
-        decision = self.verdict(utterance, words, utterance.end, None, panel)
+        decision = self.verdict(utterance, words, utterance.end, panel or ())
         return decision is not None and decision.verdict is Verdict.SPEECH_ENDED
 
     def agreed(self, utterance: Utterance, heard: Sequence[HeardWord]) -> bool:
@@ -326,13 +328,10 @@ class AloneRule:
         utterance: Utterance,
         words: Sequence[HeardWord],
         now: float,
-        referee: Sequence[HeardWord] | None = None,
-        panel: Sequence[Sequence[HeardWord]] | None = None,
+        panel: Sequence[Sequence[HeardWord]],
     ) -> Decision | None:
         """:meth:`judge`'s decision, without ending the speech."""
         words = self.within(utterance, words)
-        if panel is None:
-            panel = () if referee is None else (referee,)
         if not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]

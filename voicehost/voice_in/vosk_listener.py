@@ -536,6 +536,7 @@ class VoskListener:
 
     def _restart(self, start: float, generation: int) -> None:
         self.rule.reset()
+        self.rule.look_ahead_seconds = self.LOOK_PADDING  # the look needs this much quiet
         self.meter.reset()
         self._audio = np.zeros(0, dtype=np.int16)
         self._audio_start = 0.0
@@ -558,7 +559,6 @@ class VoskListener:
             self._audio = self._audio[surplus:]
             self._audio_start += surplus / rate
         frames = self.meter.feed(samples)
-        self.rule.look_ahead_seconds = self.LOOK_PADDING
         ready = self.rule.hear(frames)
         early = self.rule.take_early()
         if self.rule.spoke_on_at is not None and not self._spoke_on_told:
