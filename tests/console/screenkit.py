@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from voicehost import config
-from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
-from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table
+from voicehost.console.terminal import LogScreen, screen_rows
+from voicehost.testing.table import text_table, typed
 
 
 def typed_screens(
@@ -16,14 +15,8 @@ def typed_screens(
     screen = LogScreen()
     host = text_table(language, settings=settings, screen=screen)
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
     shown: list[tuple[bool, list[str]]] = []
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    for _line in typed(host, screen, lines):
         assert host.state is not None
         shown.append((host.state.phase.is_night, [t for t, _ in screen_rows(host, screen, "", 40)]))
     return shown

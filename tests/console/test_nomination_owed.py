@@ -11,11 +11,10 @@ from pathlib import Path
 
 from voicehost import config
 from voicehost.console.script import run_script
-from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
+from voicehost.console.terminal import LogScreen, screen_rows
 from voicehost.host.loop import Host
 from voicehost.host.table import prompt_text
-from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table
+from voicehost.testing.table import text_table, type_all
 
 # night 0 of examples/town-wins.txt, then the discussion runs out: seat 1 has the floor
 DAY_1 = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait"]
@@ -29,13 +28,7 @@ def hosted(lines: list[str], language: str = "ru", preset: str = "club") -> tupl
     screen = LogScreen()
     host = text_table(settings=settings, screen=screen)
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    type_all(host, screen, lines)
     return host, screen
 
 

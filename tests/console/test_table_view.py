@@ -13,7 +13,6 @@ from voicehost.console.commandline import strip_comment
 from voicehost.console.script import run_script
 from voicehost.console.terminal import (
     CLEAR_WITH_SCROLLBACK,
-    LineHandler,
     LogScreen,
     PlainUI,
     screen_rows,
@@ -21,7 +20,7 @@ from voicehost.console.terminal import (
 from voicehost.console.view import status_lines
 from voicehost.host.loop import Host
 from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table
+from voicehost.testing.table import text_table, type_all, typed
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
 LINES = [strip_comment(line) for line in EXAMPLE.read_text(encoding="utf-8").splitlines()]
@@ -33,13 +32,7 @@ def hosted(lines: list[str], screen: LogScreen | None = None) -> tuple[Host, Log
     screen = screen or LogScreen()
     host = text_table("ru", screen=screen)
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    type_all(host, screen, lines)
     return host, screen
 
 
@@ -133,13 +126,7 @@ def test_yesterdays_counts_are_not_shown_beside_todays_candidates() -> None:
     screen = LogScreen()
     host = text_table("ru", screen=screen)
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    for line in LINES:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    for _line in typed(host, screen, LINES):
         state = host.state
         assert state is not None
         if state.day == 2 and state.phase.value == "defence":

@@ -13,7 +13,7 @@ import pytest
 
 from voicehost import config
 from voicehost.clock import FakeClock
-from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
+from voicehost.console.terminal import LogScreen, screen_rows
 from voicehost.game.effects import Private
 from voicehost.game.model import Cue
 from voicehost.host.loop import Host
@@ -23,6 +23,7 @@ from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
 from voicehost.testing.clocked import wait_timer
+from voicehost.testing.table import text_table, type_all
 
 # black 2, 5 (the Don), 9; the Sheriff 4. Day 1: seat 1 nominates 7 alone: no vote (MR 7.16).
 NIGHT0 = ["2 5 9", "wait", "5", "wait", "4", "wait", "wait"]
@@ -75,23 +76,11 @@ def night_of(shots: list[str], language: str = "ru") -> dict[str, Any]:
     heard = Heard(clock, settings)
     screen = LogScreen()
     heard.screen = screen
-    host = Host(
-        settings,
-        PhraseBook.load(language),
-        clock,
-        speaker=heard,
-        cues=heard,
-        private=heard,
-        screen=screen,
+    host = text_table(
+        settings=settings, clock=clock, screen=screen, speaker=heard, cues=heard, private=heard
     )
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    for line in NIGHT0 + DAY1:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    type_all(host, screen, NIGHT0 + DAY1)
     while not (host.state is not None and host.state.phase.is_night):
         wait_timer(host)  # the count's pause, the last words
     keypad = KeypadController(host, heard, clock)

@@ -24,7 +24,7 @@ from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
 from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table
+from voicehost.testing.table import text_table, type_all
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
 _TEXT = EXAMPLE.read_text(encoding="utf-8").split("# ---- Night 2")[0]
@@ -76,23 +76,12 @@ def night_2(steps: list[list[str]], caplog: pytest.LogCaptureFixture) -> dict[st
     clock = FakeClock()
     screen = LogScreen()
     channels = Channels(clock, settings, screen)
-    host = Host(
-        settings,
-        PhraseBook.load(settings.language),
-        clock,
-        speaker=channels,
-        cues=channels,
-        private=channels,
-        screen=screen,
-    )
+    host = text_table(
+        settings=settings, clock=clock, screen=screen,
+        speaker=channels, cues=channels, private=channels,
+    )  # fmt: skip
     host.start()
-    handler = LineHandler(host, screen, lambda: "")
-    for line in TO_NIGHT_2:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
+    type_all(host, screen, TO_NIGHT_2)
     assert host.state is not None and host.state.phase.is_night and host.state.night == 2
     keypad = KeypadController(host, channels, clock)
     heard, told = len(channels.heard), len(channels.told)

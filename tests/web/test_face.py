@@ -48,7 +48,7 @@ class Outlet:
 def face_at(lines: list[str], preset: str = "club") -> tuple[WebFace, Outlet]:
     host = text_table("ru", settings=settings_for(preset))
     host.start()
-    from tests.console.screenkit import LineHandler, LogScreen  # the keyboard's own path
+    from voicehost.console.terminal import LineHandler, LogScreen  # the keyboard's own path
 
     handler = LineHandler(host, LogScreen(), lambda: "")
     for line in lines:

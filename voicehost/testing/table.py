@@ -7,14 +7,16 @@ may want to replace given by keyword.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable, Iterator
 
 from voicehost import config
 from voicehost.clock import FakeClock
-from voicehost.console.terminal import LogScreen
+from voicehost.console.terminal import LineHandler, LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Clock, CuePlayer, Speaker
+from voicehost.ports import Clock, CuePlayer, PrivateChannel, Speaker
+from voicehost.testing.clocked import wait_timer
 
 
 def text_table(
@@ -25,9 +27,10 @@ def text_table(
     screen: LogScreen | None = None,
     speaker: Speaker | None = None,
     cues: CuePlayer | None = None,
+    private: PrivateChannel | None = None,
 ) -> Host:
-    """A Host (not started) whose Commissar answers on ``screen``; defaults: config.yaml's
-    defaults, a FakeClock, text announcements and silent cues."""
+    """A Host (not started) whose Commissar answers on ``screen`` (or ``private``); defaults:
+    config.yaml's defaults, a FakeClock, text announcements and silent cues."""
     settings = settings or config.load(None)
     if language is not None:
         settings = dataclasses.replace(settings, language=language)
@@ -40,6 +43,26 @@ def text_table(
         clock,
         speaker=speaker or TextSpeaker(clock),
         cues=cues or SilentCues(),
-        private=ScreenPrivateChannel(screen, book=book),
+        private=private or ScreenPrivateChannel(screen, book=book),
         screen=screen,
     )
+
+
+def typed(host: Host, screen: LogScreen, lines: Iterable[str]) -> Iterator[str]:
+    """Type each line through the console's own line handler as `voicehost play` does
+    (``wait``: let the running timer run out) and handle what it started; yields each line
+    once the host has handled it."""
+    handler = LineHandler(host, screen, lambda: "")
+    for line in lines:
+        if line == "wait":
+            wait_timer(host)
+        else:
+            handler.line(line)
+        host.process_pending()
+        yield line
+
+
+def type_all(host: Host, screen: LogScreen, lines: Iterable[str]) -> None:
+    """:func:`typed`, every line."""
+    for _line in typed(host, screen, lines):
+        pass
