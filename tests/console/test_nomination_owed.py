@@ -9,12 +9,14 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from screenkit import type_all
+
 from voicehost import config
 from voicehost.console.script import run_script
 from voicehost.console.terminal import LogScreen, screen_rows
 from voicehost.host.loop import Host
 from voicehost.host.table import prompt_text
-from voicehost.testing.table import text_table, type_all
+from voicehost.testing.table import text_table
 
 # night 0 of examples/town-wins.txt, then the discussion runs out: seat 1 has the floor
 DAY_1 = ["2 5 9", "wait", "4", "wait", "7", "wait", "wait"]

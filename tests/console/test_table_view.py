@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from screenkit import type_all, typed
+
 from voicehost import config
 from voicehost.console.commandline import strip_comment
 from voicehost.console.script import run_script
@@ -20,7 +22,7 @@ from voicehost.console.terminal import (
 from voicehost.console.view import status_lines
 from voicehost.host.loop import Host
 from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table, type_all, typed
+from voicehost.testing.table import text_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
 LINES = [strip_comment(line) for line in EXAMPLE.read_text(encoding="utf-8").splitlines()]

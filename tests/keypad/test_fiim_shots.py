@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.console.screenkit import type_all
 from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen, screen_rows
@@ -23,7 +24,7 @@ from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
 from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table, type_all
+from voicehost.testing.table import text_table
 
 # black 2, 5 (the Don), 9; the Sheriff 4. Day 1: seat 1 nominates 7 alone: no vote (MR 7.16).
 NIGHT0 = ["2 5 9", "wait", "5", "wait", "4", "wait", "wait"]

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tests.console.screenkit import type_all
 from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.commandline import strip_comment
@@ -24,7 +25,7 @@ from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Key, Utterance
 from voicehost.testing.clocked import wait_timer
-from voicehost.testing.table import text_table, type_all
+from voicehost.testing.table import text_table
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "town-wins.txt"
 _TEXT = EXAMPLE.read_text(encoding="utf-8").split("# ---- Night 2")[0]

@@ -7,16 +7,14 @@ may want to replace given by keyword.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator
 
 from voicehost import config
 from voicehost.clock import FakeClock
-from voicehost.console.terminal import LineHandler, LogScreen
+from voicehost.console.terminal import LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host.loop import Host
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Clock, CuePlayer, PrivateChannel, Speaker
-from voicehost.testing.clocked import wait_timer
 
 
 def text_table(
@@ -46,23 +44,3 @@ def text_table(
         private=private or ScreenPrivateChannel(screen, book=book),
         screen=screen,
     )
-
-
-def typed(host: Host, screen: LogScreen, lines: Iterable[str]) -> Iterator[str]:
-    """Type each line through the console's own line handler as `voicehost play` does
-    (``wait``: let the running timer run out) and handle what it started; yields each line
-    once the host has handled it."""
-    handler = LineHandler(host, screen, lambda: "")
-    for line in lines:
-        if line == "wait":
-            wait_timer(host)
-        else:
-            handler.line(line)
-        host.process_pending()
-        yield line
-
-
-def type_all(host: Host, screen: LogScreen, lines: Iterable[str]) -> None:
-    """:func:`typed`, every line."""
-    for _line in typed(host, screen, lines):
-        pass
