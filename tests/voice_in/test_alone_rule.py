@@ -216,6 +216,32 @@ def test_a_stop_word_heard_twice_in_one_breath_ends_nothing():
     assert once is not None and once.verdict is Verdict.SPEECH_ENDED
 
 
+def test_a_stop_word_stretched_over_the_quiet_of_cleaned_audio_ends_nothing():
+    # Cleaning the room's hiss out leaves a residue in the quiet around a short «да»; the
+    # decoder stretches a stop word over it, from the cleaned audio's first sample (or to its
+    # last). Said, a stop word sits inside the padding of quiet around the voice.
+    utterance = Utterance(2.0, 2.6, 0.5)
+    cleaned = (1.8, 2.8)  # the voice with 0.2 s of quiet either side
+    agreeing = [[word("пас")]] * 3
+    rule = AloneRule(STOP_WORDS)
+
+    for stretched, side in (
+        (HeardWord("пас", 1.8, 2.5), "start"),
+        (HeardWord("пас", 2.1, 2.79), "end"),
+    ):
+        refused = rule.judge(utterance, [stretched], 3.2, panel=agreeing, cleaned=cleaned)
+        assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+        assert refused.phrase == f"listen_residue_{side}" and not rule.ended
+        assert not rule.needs_panel(utterance, [stretched], cleaned)  # no referee is asked
+        # The same words heard as captured are the decoder's, not the cleaning's.
+        assert rule.stands(utterance, [stretched], agreeing)
+
+    inside = [HeardWord("пас", 1.9, 2.7)]
+    assert rule.needs_panel(utterance, inside, cleaned)
+    ended = rule.judge(utterance, inside, 3.2, panel=agreeing, cleaned=cleaned)
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+
+
 def test_a_panel_of_referees_decides_by_majority_so_one_look_alike_word_cannot_veto():
     # One referee's ordinary words may hold one the model hears for «пас» (the proxy's 한신):
     # alone it refused «пас» said clearly; two of three referees hearing it end the speech.

@@ -51,6 +51,8 @@ class StandIn:
     hears: Callable[[np.ndarray], bool]
     now: list[float]
     sample_rate: int = RATE
+    margin: float = 0.2
+    """Where the word is heard: from this far into the clip to this far before its end."""
     looks: list[float] = field(default_factory=list)
     """The audio time at which each clip was decoded."""
     _clip: list[np.ndarray] = field(default_factory=list)
@@ -67,7 +69,8 @@ class StandIn:
         self.looks.append(self.now[0])
         if not self.hears(clip):
             return Hypothesis((), True)
-        return Hypothesis((HeardWord("спасибо", 0.2, len(clip) / RATE - 0.2, 0.9),), True)
+        end = len(clip) / RATE - self.margin
+        return Hypothesis((HeardWord("спасибо", self.margin, end, 0.9),), True)
 
 
 def recording(hiss: float) -> np.ndarray:
@@ -93,9 +96,10 @@ def run(
     hears: Callable[[np.ndarray], bool],
     referees: list[Callable[[np.ndarray], bool]],
     tuning: ListenerTuning,
+    margin: float = 0.2,
 ) -> tuple[list[Decision], StandIn, list[StandIn]]:
     now = [0.0]
-    main = StandIn(hears, now)
+    main = StandIn(hears, now, margin=margin)
     panel = [StandIn(judge, now) for judge in referees]
     decided: list[Decision] = []
 
@@ -183,3 +187,24 @@ def test_the_look_is_made_while_the_window_of_quiet_runs_not_after_it():
     # CPU time is spent inside the window and the table hears the end when the window closes.
     assert WORD[1] + 0.2 <= looked < WORD[1] + 0.35
     assert end.at >= WORD[1] + 0.6 - 0.05
+
+
+def test_a_stop_word_the_cleaning_stretched_over_the_quiet_ends_nothing():
+    # In hiss, a stop word heard only once the hiss is cleaned out, and over the whole clip
+    # (from its first sample: the quiet before the voice included), is the cleaning's residue.
+    samples = recording(hiss=600)
+    agree = [edges_are_clean] * 3
+
+    decided, main, panel = run(
+        samples, edges_are_clean, agree, ListenerTuning(denoise=2.0), margin=0.0
+    )
+
+    assert ended(decided) == []
+    assert {decision.phrase for decision in decided} == {"listen_residue_start"}
+    assert len(main.looks) == 3 and all(referee.looks == [] for referee in panel)
+
+    # Heard over the whole clip as captured (no cleaning): the decoder's own, it ends.
+    decided, _main, _panel = run(
+        recording(hiss=0), lambda clip: True, [lambda clip: True] * 3, ListenerTuning(), 0.0
+    )
+    assert len(ended(decided)) == 1

@@ -294,8 +294,11 @@ class SpokeOn:
 
 
 ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
-Evidence = tuple[tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...]]
-"""What a second look heard: the words, and each referee's words (none when not asked)."""
+Evidence = tuple[
+    tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...], tuple[float, float] | None
+]
+"""What a second look heard: the words, each referee's words (none when not asked), and for a
+hearing cleaned of the room's noise, the times the cleaned audio runs from and to."""
 Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...]], ...]]
 """A second look: its evidence, and the words of each hearing made (for the listening tool)."""
 """What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
@@ -594,16 +597,17 @@ class VoskListener:
             look = self._examine(utterance)
         if look is None:
             return None
-        (words, panel), hearings = look
+        (words, panel, cleaned), hearings = look
         for hearing, heard in hearings:  # told now: a stretch the speaker talked on after is not
             self._report(WordsHeard(tuple(self._on_clock(word) for word in heard), hearing))
-        return self.rule.judge(utterance, words, now, panel=panel)
+        return self.rule.judge(utterance, words, now, panel=panel, cleaned=cleaned)
 
     def _examine(self, utterance: Utterance) -> Look | None:
         """Decode the utterance's audio as captured, then cleaned of the room's steady noise,
         then (in a noisy room) cleaned harder, until one hearing would end the speech: its
-        words and its panel's; else the first hearing the referees were asked of, or the
-        first hearing (with each hearing's words, for the listening tool). A stop
+        words and its panel's; else the first hearing the referees were asked of, or the first
+        that heard a stop word, or the first (with each hearing's words, for the listening
+        tool). A stop
         word is not always heard in the same audio cleaned or not (a quiet 감사합니다 heard as
         패스웍 압니다 once cleaned, a hissed one heard only once cleaned): any hearing the whole
         rule accepts is enough, and each must pass it all (stop words alone, time, referees)."""
@@ -626,12 +630,24 @@ class VoskListener:
             words = self._decode(self.recognizer, clip, start)
             if words:
                 hearings.append((hearing, words))
-            evidence = (words, self._ask_panel(utterance, words, clip, start))
-            if found is None or (not found[1] and evidence[1]):
-                found = evidence  # the first hearing, or the first the referees were asked of
+            cleaned = None if hearing == CAPTURED else (start, start + len(clip) / rate)
+            evidence = (words, self._ask_panel(utterance, words, clip, start, cleaned), cleaned)
+            telling = self._telling(utterance, evidence)
+            if found is None or telling > self._telling(utterance, found):
+                found = evidence
             if self.rule.stands(utterance, *evidence):
                 return evidence, tuple(hearings)
         return None if found is None else (found, tuple(hearings))
+
+    def _telling(self, utterance: Utterance, evidence: Evidence) -> int:
+        """Which hearing's verdict the listening tool is told when none ends the speech: the
+        first the referees were asked of, else the first that heard a stop word, else the
+        first."""
+        words, panel, _cleaned = evidence
+        if panel:
+            return 2
+        heard = self.rule.within(utterance, words)
+        return int(any(self.rule.is_stop_word(word.word) for word in heard))
 
     def _hearings(self, first: int, last: int) -> Iterator[tuple[str, np.ndarray]]:
         """The clip from ``first`` to ``last`` (samples of the kept audio): as captured, then
@@ -647,11 +663,16 @@ class VoskListener:
             yield CLEANED_HARDER, self._without_noise(first, last, noise, harder)
 
     def _ask_panel(
-        self, utterance: Utterance, words: Sequence[HeardWord], clip: np.ndarray, start: float
+        self,
+        utterance: Utterance,
+        words: Sequence[HeardWord],
+        clip: np.ndarray,
+        start: float,
+        cleaned: tuple[float, float] | None,
     ) -> tuple[tuple[HeardWord, ...], ...]:
         """The referees' hearings of ``clip``, asked one by one until a majority is reached
-        either way; none when the words need no referee."""
-        if not self.referees or not self.rule.unsure(self.rule.within(utterance, words)):
+        either way; none when the words need no referee or end nothing whatever it says."""
+        if not self.referees or not self.rule.needs_panel(utterance, words, cleaned):
             return ()
         need = len(self.referees) // 2 + 1
         panel: list[tuple[HeardWord, ...]] = []
