@@ -65,6 +65,7 @@ from voicehost.voice_in.vosk_listener import (  # noqa: E402
     StopWordRecognizer,
     VoskListener,
     grammar_words,
+    referee_recognizers,
 )
 
 RATE = listening_set.RATE
@@ -97,6 +98,8 @@ class Options:
     stronger: float = 2.0
     """In a noisy room, a third hearing cleaned this much harder than ``denoise`` (0: none)."""
     before: float = 0.25
+    doubt: float = 1.0
+    """In a quiet room, a referee's other hearings within this score of its best count too."""
     hold: float = 0.6
     """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
     it gives the speech back; the next speech is heard after it."""
@@ -116,7 +119,7 @@ def run_listener(
     ``spoke`` gets the lag from each end to the speaker's voice after it, when it came within
     the host's hold (the end would be undone); after the hold the next speech is heard."""
     recognizer = StopWordRecognizer(model, words, RATE)
-    referees = [StopWordRecognizer(model, words, RATE) for words in referee_words]
+    referees = referee_recognizers(model, referee_words, RATE)
     decided: list[Decision] = []
 
     spoke_at: list[float] = []
@@ -140,6 +143,7 @@ def run_listener(
         denoise_below_db=options.denoise_below,
         denoise_stronger=options.stronger,
         quiet_before_seconds=options.before,
+        referee_doubt=options.doubt,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
@@ -414,6 +418,7 @@ SWEEPS = {
     "denoise_below": ("denoise_below", (20.0, 30.0, 200.0)),
     "referees": ("referees", (1, 3)),
     "stronger": ("stronger", (0.0, 1.0, 2.0)),
+    "doubt": ("doubt", (0.0, 0.5, 1.0, 2.0)),
     "before": ("before", (0.25, 0.3, 0.35)),
 }
 

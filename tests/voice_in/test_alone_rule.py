@@ -17,6 +17,7 @@ from voicehost.voice_in.rule import (
     AloneTuning,
     Frame,
     HeardWord,
+    Refereed,
     Utterance,
     Verdict,
     sound_key,
@@ -216,29 +217,49 @@ def test_a_stop_word_heard_twice_in_one_breath_ends_nothing():
     assert once is not None and once.verdict is Verdict.SPEECH_ENDED
 
 
+def test_a_referee_that_cannot_tell_the_stop_word_from_its_ordinary_word_refuses_nothing():
+    # In a quiet room the Listener keeps each referee's hearings scored nearly as high as its
+    # best (Refereed.close): one that heard «ганс» but «пас» alone almost as likely agrees.
+    utterance = Utterance(2.0, 2.6, 0.5)
+    said = [word("пас")]
+    torn = Refereed([word("ганс")], close=[(word("пас"),)])
+    sure = Refereed([word("ганс")])
+    more = Refereed([word("ганс")], close=[(word("пас"), HeardWord("пятый", 2.3, 2.5))])
+    rule = AloneRule(STOP_WORDS)
+
+    assert rule.agreed(utterance, torn) and not rule.agreed(utterance, sure)
+    assert not rule.agreed(utterance, more)  # the close hearing must be stop words alone too
+    assert rule.stands(utterance, said, [torn, torn, sure])
+    assert not rule.stands(utterance, said, [torn, sure, sure])
+    refused = rule.judge(utterance, said, 3.2, panel=[sure, more, torn])
+    assert refused is not None and "1 of 3 wider grammars" in refused.reason
+    assert "«ганс»; «ганс»; «ганс»" in refused.reason  # what each referee heard best
+
+
 def test_a_stop_word_stretched_over_the_quiet_of_cleaned_audio_ends_nothing():
-    # Cleaning the room's hiss out leaves a residue in the quiet around a short «да»; the
-    # decoder stretches a stop word over it, from the cleaned audio's first sample (or to its
-    # last). Said, a stop word sits inside the padding of quiet around the voice.
+    # Cleaning the room's hiss out leaves a residue in the quiet before a short «да»; the
+    # decoder stretches a stop word over it, from the cleaned audio's very first sample.
+    # Said, a stop word begins inside the padding of quiet before the voice.
     utterance = Utterance(2.0, 2.6, 0.5)
     cleaned = (1.8, 2.8)  # the voice with 0.2 s of quiet either side
     agreeing = [[word("пас")]] * 3
     rule = AloneRule(STOP_WORDS)
 
-    for stretched, side in (
-        (HeardWord("пас", 1.8, 2.5), "start"),
-        (HeardWord("пас", 2.1, 2.79), "end"),
-    ):
-        refused = rule.judge(utterance, [stretched], 3.2, panel=agreeing, cleaned=cleaned)
-        assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
-        assert refused.phrase == f"listen_residue_{side}" and not rule.ended
-        assert not rule.needs_panel(utterance, [stretched], cleaned)  # no referee is asked
-        # The same words heard as captured are the decoder's, not the cleaning's.
-        assert rule.stands(utterance, [stretched], agreeing)
+    stretched = [HeardWord("пас", 1.81, 2.5)]
+    refused = rule.judge(utterance, stretched, 3.2, panel=agreeing, cleaned=cleaned)
+    assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+    assert refused.phrase == "listen_residue" and not rule.ended
+    assert not rule.needs_panel(utterance, stretched, cleaned)  # no referee is asked
+    # The same words heard as captured are the decoder's, not the cleaning's.
+    assert rule.stands(utterance, stretched, agreeing)
 
-    inside = [HeardWord("пас", 1.9, 2.7)]
-    assert rule.needs_panel(utterance, inside, cleaned)
-    ended = rule.judge(utterance, inside, 3.2, panel=agreeing, cleaned=cleaned)
+    # A word running to the very end is a soft ending fading into the hiss: it ends.
+    for said in ([HeardWord("пас", 1.9, 2.7)], [HeardWord("пас", 2.1, 2.8)]):
+        assert rule.needs_panel(utterance, said, cleaned)
+        assert rule.stands(utterance, said, agreeing, cleaned)
+    ended = rule.judge(
+        utterance, [HeardWord("пас", 2.1, 2.8)], 3.2, panel=agreeing, cleaned=cleaned
+    )
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
 
 

@@ -200,7 +200,7 @@ def test_a_stop_word_the_cleaning_stretched_over_the_quiet_ends_nothing():
     )
 
     assert ended(decided) == []
-    assert {decision.phrase for decision in decided} == {"listen_residue_start"}
+    assert {decision.phrase for decision in decided} == {"listen_residue"}
     assert len(main.looks) == 3 and all(referee.looks == [] for referee in panel)
 
     # Heard over the whole clip as captured (no cleaning): the decoder's own, it ends.
@@ -208,3 +208,58 @@ def test_a_stop_word_the_cleaning_stretched_over_the_quiet_ends_nothing():
         recording(hiss=0), lambda clip: True, [lambda clip: True] * 3, ListenerTuning(), 0.0
     )
     assert len(ended(decided)) == 1
+
+
+@dataclass
+class TornReferee:
+    """A referee that hears «ганс» best and «спасибо» alone ``behind`` Vosk's score lower."""
+
+    behind: float
+    sample_rate: int = RATE
+    looks: list[np.ndarray] = field(default_factory=list)
+
+    def fresh(self) -> None:
+        pass
+
+    def accept(self, samples: np.ndarray) -> Hypothesis:
+        self.looks.append(samples)
+        return Hypothesis((), False)
+
+    def finish(self) -> Hypothesis:
+        ganz = (HeardWord("ганс", 0.2, 0.7),)
+        thanks = (HeardWord("спасибо", 0.2, 0.7),)
+        return Hypothesis(ganz, True, ((30.0, ganz), (30.0 - self.behind, thanks)))
+
+
+def torn_run(samples: np.ndarray, behind: float, tuning: ListenerTuning) -> list[Decision]:
+    decided: list[Decision] = []
+    source = ArraySource(samples, RATE, block_seconds=0.05)
+    listener = VoskListener(
+        cast(StopWordRecognizer, StandIn(lambda clip: True, [0.0])),
+        source,
+        FakeClock(),
+        STOP_WORDS,
+        tuning,
+        lambda event: decided.append(event) if isinstance(event, Decision) else None,
+        cast(Any, LoudnessDetector()),
+        cast(list[StopWordRecognizer], [TornReferee(behind) for _ in range(3)]),
+    )
+    listener.start(lambda token: None, thread=False)
+    listener.listen(1)
+    for block in source.blocks():
+        listener.process(block)
+    return decided
+
+
+def test_in_a_quiet_room_referees_that_cannot_choose_do_not_refuse_a_stop_word():
+    # Each referee heard an ordinary word a hair likelier than «спасибо» alone: in a quiet
+    # room that is doubt, not a refusal (listener.referee_doubt), and the speech ends.
+    quiet = recording(hiss=0)
+    assert len(ended(torn_run(quiet, 0.5, ListenerTuning(referee_doubt=1.0)))) == 1
+    # Farther behind than the doubt, or with the doubt off: refused.
+    assert ended(torn_run(quiet, 1.5, ListenerTuning(referee_doubt=1.0))) == []
+    assert ended(torn_run(quiet, 0.5, ListenerTuning(referee_doubt=0.0))) == []
+    # In a hissing room only a referee's best hearing counts (short words said alone in
+    # noise are heard as stop words nearly as often as they are refused).
+    hiss = recording(hiss=2000)
+    assert ended(torn_run(hiss, 0.5, ListenerTuning(referee_doubt=1.0, denoise=0.0))) == []

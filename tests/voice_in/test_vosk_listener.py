@@ -25,6 +25,7 @@ from voicehost.voice_in.microphone import ArraySource
 from voicehost.voice_in.models import model_vocabulary
 from voicehost.voice_in.rule import Decision, Verdict, sound_key, sounds_like
 from voicehost.voice_in.vosk_listener import (
+    REFEREE_ALTERNATIVES,
     REFEREE_FILLERS,
     AudioDropped,
     ListenerEvent,
@@ -35,6 +36,7 @@ from voicehost.voice_in.vosk_listener import (
     VoskListener,
     WordsHeard,
     grammar_words,
+    referee_recognizers,
 )
 
 RATE = 16000
@@ -198,6 +200,29 @@ def test_word_times_restart_after_a_reset(korean_model, record):
     assert [w.word for w in first] == [w.word for w in again] == ["감사합니다"]
     assert again[0].start == pytest.approx(first[0].start, abs=0.05)
     assert again[0].end <= recording.seconds
+
+
+def test_a_referee_gives_its_best_hearings_best_first_with_their_times(korean_model, record):
+    # The panel's recognisers give Vosk's n best hearings (ListenerTuning.referee_doubt reads
+    # them): the first is what a plain recogniser hears, each scored, times from the reset.
+    # 패스트 alone: the proxy is torn between two look-alikes of 패스.
+    recording = record([0.2, "패스트", 0.2])  # a second look's clip: the word, 0.2 s either side
+    words = grammar_words(korean_model, STOP_WORDS, REFEREE_FILLERS, GAME.competitors)
+    plain = StopWordRecognizer(korean_model, words, RATE)
+    [referee] = referee_recognizers(korean_model, [words], RATE)
+    for recognizer in (plain, referee):  # as the second look decodes: the same seed each time
+        recognizer.fresh()
+        recognizer.accept(recording.samples)
+    said, heard = plain.finish(), referee.finish()
+
+    assert 1 < len(heard.alternatives) <= REFEREE_ALTERNATIVES
+    scores = [score for score, _ in heard.alternatives]
+    assert scores == sorted(scores, reverse=True)
+    assert heard.words == heard.alternatives[0][1]
+    assert [w.word for w in heard.words] == [w.word for w in said.words]
+    assert {w.word for _, heard_words in heard.alternatives for w in heard_words} >= {"패스트"}
+    assert heard.words[0].start == pytest.approx(said.words[0].start, abs=0.02)
+    assert plain.alternatives == 0 and said.alternatives == ()
 
 
 def test_a_model_of_another_language_is_refused_with_the_missing_words(korean_model):
