@@ -63,6 +63,9 @@ def test_listen_prints_words_and_the_decision_as_json(tmp_path, korean_folder, r
     assert [d["verdict"] for d in decisions] == ["speech_ended"]
     assert decisions[0]["at"] >= recording.speech_ends[2] + 0.6
     assert events[-1]["event"] == "summary" and events[-1]["speeches_ended"] == 1
+    [looks] = [e for e in events if e["event"] == "looks"]  # what this machine's looks cost
+    assert looks["count"] >= 1 and looks["window_seconds"] == pytest.approx(0.4)
+    assert 0 < looks["median_seconds"] <= looks["max_seconds"]
 
 
 def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
@@ -76,6 +79,8 @@ def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
     assert "s of quiet before it), then 0.6" in out
     assert "s without the speaker's voice" in out
     assert "Speech ends: 1 in " in out
+    assert "Second looks at stretches said on their own, on this machine: " in out
+    assert "the window of quiet leaves 400 ms for one" in out
 
 
 def test_listen_explains_in_the_games_language(tmp_path, korean_folder, record, capsys):
@@ -88,6 +93,7 @@ def test_listen_explains_in_the_games_language(tmp_path, korean_folder, record, 
     assert "РЕЧЬ ЗАКОНЧЕНА: «패스» сказано отдельно (перед ним " in out
     assert "с тишины), затем 0.6" in out and "с без голоса говорящего" in out
     assert "Концов речи: 1 за " in out
+    assert "Второй взгляд на отрезки, сказанные отдельно, на этой машине: " in out
     assert out.startswith("Слушаю запись speech.wav (")
     assert latin_words(out.replace("model", "")) == [], out
 
@@ -243,3 +249,23 @@ def test_listen_says_which_hearing_heard_each_word(capsys):
 
     Printer(as_json=True)(WordsHeard(said, CLEANED))
     assert json.loads(capsys.readouterr().out)["hearing"] == "cleaned"
+
+
+def test_listen_warns_when_this_machine_looks_longer_than_the_window(capsys):
+    # On a slow machine (a Pi) a look that outlasts the quiet left in the window delays the
+    # end by as much: the host is told how often and by how much, and what lightens it.
+    from voicehost.cli.listen import Printer, report_looks
+    from voicehost.phrases import PhraseBook
+
+    printer = Printer(as_json=False, book=PhraseBook.load("ru"))
+    report_looks(printer, [0.08, 0.09, 0.35], 0.6)
+    [fast] = capsys.readouterr().out.splitlines()
+    assert "3 шт., медиана 90 мс процессора, максимум 350 мс" in fast and "400 мс" in fast
+
+    report_looks(printer, [0.08, 0.5, 1.3], 0.6)
+    _cost, slow = capsys.readouterr().out.splitlines()
+    assert slow.startswith("Дольше окна: 2 из 3") and "до 0.9 с" in slow
+    assert "listener.denoise_stronger: 0" in slow
+
+    report_looks(printer, [], 0.6)  # nothing was looked at: nothing to say
+    assert capsys.readouterr().out == ""

@@ -40,6 +40,7 @@ from voicehost.voice_in.vosk_listener import (
     ListenerKit,
     ListenerTuning,
     SpokeOn,
+    VoskListener,
     WordsHeard,
     build_listener,
     replay,
@@ -237,6 +238,7 @@ def _listen_to_recording(
             file=wav.name,
             reason=listener.failure,
         )
+    report_looks(printer, list(listener.look_cpu), settings.listener.silence_seconds)
     summary = {
         "speeches_ended": printer.ended,
         "audio_seconds": round(source.seconds, 3),
@@ -263,7 +265,8 @@ def score_folder(
     kit = ListenerKit.load(settings, folder, stop_words)
     _intro(printer, "listen_intro_takes", folder, stop_words, header=False,
            folder=takes_dir, count=len(takes))  # fmt: skip
-    tallies, rows = replay_takes(kit, takes, None, settings.listener.block_seconds)
+    looks: list[float] = []
+    tallies, rows = replay_takes(kit, takes, None, settings.listener.block_seconds, looks)
     for take, outcome, ends, heard in rows:
         if printer.as_json:
             print(printer._json("take", file=take.label.file, outcome=outcome,
@@ -278,7 +281,31 @@ def score_folder(
                                 takes=tally.takes))  # fmt: skip
         else:
             print(line)
+    report_looks(printer, looks, settings.listener.silence_seconds)
     return 0
+
+
+def report_looks(printer: Printer, looks: list[float], silence_seconds: float) -> None:
+    """What the second looks cost on this machine, against the time the window of quiet
+    leaves them: a look that takes longer delays the end by as much (a slow Pi)."""
+    if not looks:
+        return
+    window = max(0.0, silence_seconds - VoskListener.LOOK_PADDING)
+    spent = sorted(looks)
+    median, longest = spent[len(spent) // 2], spent[-1]
+    over = sum(look > window for look in spent)
+    if printer.as_json:
+        values = {"count": len(spent), "median_seconds": median, "max_seconds": longest,
+                  "window_seconds": window, "over_window": over}  # fmt: skip
+        print(printer._json("looks", **values))
+        return
+    book = printer.book
+    print(book.screen("listen_looks", {"count": len(spent), "median": f"{median * 1000:.0f}",
+                                       "max": f"{longest * 1000:.0f}",
+                                       "window": f"{window * 1000:.0f}"}))  # fmt: skip
+    if over:
+        late = f"{longest - window:.1f}"
+        print(book.screen("listen_looks_slow", {"over": over, "count": len(spent), "late": late}))
 
 
 def replay_takes(
@@ -286,9 +313,10 @@ def replay_takes(
     takes: list[LabelledTake],
     tuning: ListenerTuning | None,
     block_seconds: float = 0.05,
+    looks: list[float] | None = None,
 ) -> tuple[dict[str, Tally], list[tuple[LabelledTake, str, list[float], str]]]:
     """Replay and score each take; the tallies by condition, and per take (take, outcome,
-    ends, the words heard)."""
+    ends, the words heard). ``looks`` gets the CPU seconds of every second look."""
     tallies: dict[str, Tally] = {}
     rows = []
     for take in takes:
@@ -298,7 +326,7 @@ def replay_takes(
             if isinstance(event, WordsHeard):  # each hearing of a look: «a b / a»
                 heard.append(" ".join(word.word for word in event.words))
 
-        ends = replay(kit, take.samples, take.sample_rate, tuning, on_event, block_seconds)
+        ends = replay(kit, take.samples, take.sample_rate, tuning, on_event, block_seconds, looks)
         tally = tallies.setdefault(take.condition, Tally())
         outcome = score(tally, take.label.ends_with_stop_word, take.stop_word_end, ends)
         rows.append((take, outcome, ends, " / ".join(heard)))

@@ -923,10 +923,12 @@ def replay(
     tuning: ListenerTuning | None = None,
     on_event: Callable[[ListenerEvent], None] | None = None,
     block_seconds: float = 0.05,
+    looks: list[float] | None = None,
 ) -> list[float]:
     """Run a Listener from ``kit`` over a recording, block by block on this thread, hearing
     again after each end (as a game does for the next speech); the audio times (seconds) at
-    which it ended a speech. The same recording always gives the same answer."""
+    which it ended a speech. The same recording always gives the same answer. ``looks`` gets
+    the CPU seconds each second look took."""
     from voicehost.clock import FakeClock
     from voicehost.voice_in.microphone import ArraySource
 
@@ -944,4 +946,6 @@ def replay(
     for block in source.blocks():
         current[0] = block.ends_at
         listener.process(block)
+    if looks is not None:
+        looks.extend(listener.look_cpu)
     return ends
