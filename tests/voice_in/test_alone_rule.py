@@ -219,21 +219,28 @@ def test_a_stop_word_heard_twice_in_one_breath_ends_nothing():
 
 def test_a_referee_that_cannot_tell_the_stop_word_from_its_ordinary_word_refuses_nothing():
     # In a quiet room the Listener keeps each referee's hearings scored nearly as high as its
-    # best (Refereed.close): one that heard «ганс» but «пас» alone almost as likely agrees.
+    # best (Refereed.close): one that heard «ганс» but «пас» alone almost as likely agrees,
+    # though one referee at least must choose «пас» outright.
     utterance = Utterance(2.0, 2.6, 0.5)
     said = [word("пас")]
+    chose = Refereed([word("пас")])
     torn = Refereed([word("ганс")], close=[(word("пас"),)])
-    sure = Refereed([word("ганс")])
+    refusing = Refereed([word("ганс")])
     more = Refereed([word("ганс")], close=[(word("пас"), HeardWord("пятый", 2.3, 2.5))])
     rule = AloneRule(STOP_WORDS)
 
-    assert rule.agreed(utterance, torn) and not rule.agreed(utterance, sure)
+    assert rule.agreed(utterance, torn) and not rule.agreed(utterance, refusing)
+    assert not rule.agreed(utterance, torn, doubting=False)
     assert not rule.agreed(utterance, more)  # the close hearing must be stop words alone too
-    assert rule.stands(utterance, said, [torn, torn, sure])
-    assert not rule.stands(utterance, said, [torn, sure, sure])
-    refused = rule.judge(utterance, said, 3.2, panel=[sure, more, torn])
+    assert rule.stands(utterance, said, [chose, torn, refusing])
+    assert not rule.stands(utterance, said, [chose, refusing, refusing])
+    refused = rule.judge(utterance, said, 3.2, panel=[refusing, more, torn])
     assert refused is not None and "1 of 3 wider grammars" in refused.reason
     assert "«ганс»; «ганс»; «ганс»" in refused.reason  # what each referee heard best
+    # Doubt alone never ends a speech: a short «да» left two referees torn, none chose.
+    doubt = rule.judge(utterance, said, 3.2, panel=[torn, torn, refusing])
+    assert doubt is not None and doubt.verdict is Verdict.LOW_CONFIDENCE
+    assert doubt.phrase == "listen_only_doubt" and not rule.ended
 
 
 def test_a_stop_word_stretched_over_the_quiet_of_cleaned_audio_ends_nothing():

@@ -231,9 +231,15 @@ class TornReferee:
         return Hypothesis(ganz, True, ((30.0, ganz), (30.0 - self.behind, thanks)))
 
 
-def torn_run(samples: np.ndarray, behind: float, tuning: ListenerTuning) -> list[Decision]:
+def torn_run(
+    samples: np.ndarray, behind: float, tuning: ListenerTuning, choosing: int = 1
+) -> list[Decision]:
+    """The Listener with a panel of ``choosing`` referees hearing «спасибо» outright, then
+    torn ones (``TornReferee``)."""
     decided: list[Decision] = []
     source = ArraySource(samples, RATE, block_seconds=0.05)
+    panel: list[Any] = [StandIn(lambda clip: True, [0.0]) for _ in range(choosing)]
+    panel += [TornReferee(behind) for _ in range(3 - choosing)]
     listener = VoskListener(
         cast(StopWordRecognizer, StandIn(lambda clip: True, [0.0])),
         source,
@@ -242,7 +248,7 @@ def torn_run(samples: np.ndarray, behind: float, tuning: ListenerTuning) -> list
         tuning,
         lambda event: decided.append(event) if isinstance(event, Decision) else None,
         cast(Any, LoudnessDetector()),
-        cast(list[StopWordRecognizer], [TornReferee(behind) for _ in range(3)]),
+        cast(list[StopWordRecognizer], panel),
     )
     listener.start(lambda token: None, thread=False)
     listener.listen(1)
@@ -252,13 +258,17 @@ def torn_run(samples: np.ndarray, behind: float, tuning: ListenerTuning) -> list
 
 
 def test_in_a_quiet_room_referees_that_cannot_choose_do_not_refuse_a_stop_word():
-    # Each referee heard an ordinary word a hair likelier than «спасибо» alone: in a quiet
-    # room that is doubt, not a refusal (listener.referee_doubt), and the speech ends.
+    # One referee heard «спасибо», the others an ordinary word a hair likelier than
+    # «спасибо» alone: in a quiet room that is doubt, not a refusal (listener.referee_doubt),
+    # and the speech ends.
     quiet = recording(hiss=0)
     assert len(ended(torn_run(quiet, 0.5, ListenerTuning(referee_doubt=1.0)))) == 1
     # Farther behind than the doubt, or with the doubt off: refused.
     assert ended(torn_run(quiet, 1.5, ListenerTuning(referee_doubt=1.0))) == []
     assert ended(torn_run(quiet, 0.5, ListenerTuning(referee_doubt=0.0))) == []
+    # Doubt alone ends nothing: no referee chose the stop word.
+    decided = torn_run(quiet, 0.5, ListenerTuning(referee_doubt=1.0), choosing=0)
+    assert ended(decided) == [] and decided[-1].phrase == "listen_only_doubt"
     # In a hissing room only a referee's best hearing counts (short words said alone in
     # noise are heard as stop words nearly as often as they are refused).
     hiss = recording(hiss=2000)

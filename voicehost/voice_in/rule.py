@@ -359,12 +359,16 @@ class AloneRule:
         refused = self._refusal(utterance, self.within(utterance, words), utterance.end, cleaned)
         return refused is None and self.unsure(self.within(utterance, words))
 
-    def agreed(self, utterance: Utterance, heard: Sequence[HeardWord]) -> bool:
+    def agreed(
+        self, utterance: Utterance, heard: Sequence[HeardWord], doubting: bool = True
+    ) -> bool:
         """Whether one referee heard only stop words in the utterance (and heard something),
-        or could not tell the stop word alone from what it heard (:class:`Refereed`'s
-        ``close``: in a quiet room, the proxy's 한신 for a 패스 said clearly, scored a hair
-        above the stop word, refused it; a referee that cannot choose refuses nothing)."""
-        hearings = [heard, *heard.close] if isinstance(heard, Refereed) else [heard]
+        or (``doubting``) could not tell the stop word alone from what it heard
+        (:class:`Refereed`'s ``close``: in a quiet room, the proxy's 한신 for a 패스 said
+        clearly, scored a hair above the stop word, refused it; a referee that cannot choose
+        refuses nothing, though doubt alone never ends a speech: :meth:`verdict`)."""
+        close = heard.close if doubting and isinstance(heard, Refereed) else ()
+        hearings = [heard, *close]
         for hearing in hearings:
             kept = self.within(utterance, hearing)
             if kept and all(self.is_stop_word(word.word) for word in kept):
@@ -391,6 +395,20 @@ class AloneRule:
         weakest = min(stops, key=lambda word: word.confidence)
         if self.unsure(stops):
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
+            chosen = any(self.agreed(utterance, heard, doubting=False) for heard in panel)
+            if panel and agreeing >= len(panel) // 2 + 1 and not chosen:
+                # Referees that cannot choose refuse nothing, but one must choose the stop
+                # word: a short «да» in a quiet room left two referees torn between it and
+                # ordinary words, and ended a speech.
+                reason = (
+                    f"«{weakest.word}»: {agreeing} of {len(panel)} wider grammars could not "
+                    "tell it from an ordinary word, and none chose it: unclear"
+                )
+                return Decision(
+                    Verdict.LOW_CONFIDENCE, weakest, now, reason, "listen_only_doubt",
+                    (("word", weakest.word), ("agreeing", str(agreeing)),
+                     ("asked", str(len(panel)))),
+                )  # fmt: skip
             if not panel or agreeing < len(panel) // 2 + 1:
                 refereed = [
                     ", ".join(f"«{word.word}»" for word in self.within(utterance, heard))

@@ -724,12 +724,14 @@ class VoskListener:
             return ()
         need = len(self.referees) // 2 + 1
         panel: list[tuple[HeardWord, ...]] = []
-        agreeing = 0
+        agreeing = chosen = 0
         for referee in self.referees:
             heard = self._refereed(referee, clip, start, doubt)
             panel.append(heard)
             agreeing += self.rule.agreed(utterance, heard)
-            if agreeing >= need or len(panel) - agreeing > len(self.referees) - need:
+            chosen += self.rule.agreed(utterance, heard, doubting=False)
+            decided = agreeing >= need and chosen > 0
+            if decided or len(panel) - agreeing > len(self.referees) - need:
                 break
         return tuple(panel)
 
