@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import sys
 from collections.abc import Sequence
 
 from voicehost import __version__, cli
-from voicehost.cli import texts
+from voicehost.cli import closed, texts
 from voicehost.cli.texts import text
 from voicehost.errors import VoicehostError
 
@@ -86,7 +85,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         # `voicehost protocol | head`: the reader has all it wanted. Nothing more can be said on
         # stdout, not even by the interpreter flushing it at exit.
-        _silence_stdout()
+        closed.silence((sys.stdout,))
         return 0
 
 
@@ -113,16 +112,6 @@ def _explained(error: VoicehostError) -> str:
         return PhraseBook.load(texts.language()).explain(error)
     except VoicehostError:
         return str(error)
-
-
-def _silence_stdout() -> None:
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass  # stdout is not a real file: nothing will be flushed to a closed pipe
-    finally:
-        os.close(devnull)
 
 
 if __name__ == "__main__":

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import os
 import signal
-import stat
 import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from voicehost.cli import wiring
+from voicehost.cli import closed, wiring
 from voicehost.cli.texts import ConsoleNotices
 from voicehost.clock import MonotonicClock
 from voicehost.config import Settings
@@ -288,7 +286,7 @@ def play(
                 file=sys.stderr,
                 flush=True,
             )
-        _silence_stdout()
+        closed.silence((sys.stdout, sys.stderr), terminals_only=True)
     if stopped:
         print(book.screen("stopped_by_signal", {"text": stopped[0]}))
     if host.over:
@@ -417,19 +415,3 @@ def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:
     return {} if audio_out is None else {"audio_out": audio_out}
-
-
-def _silence_stdout() -> None:
-    """Point stdout and stderr, where they are the terminal, at /dev/null: writing to a closed
-    terminal fails (EIO). A stream sent to a file keeps what is written."""
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    try:
-        for stream in (sys.stdout, sys.stderr):
-            try:
-                # (a hung-up terminal may no longer say it is one: a character device is enough)
-                if stat.S_ISCHR(os.fstat(stream.fileno()).st_mode):
-                    os.dup2(devnull, stream.fileno())
-            except (OSError, ValueError):
-                pass  # not a real file: nothing will be written to the closed terminal
-    finally:
-        os.close(devnull)
