@@ -12,17 +12,13 @@ from typing import Any
 import pytest
 
 from tests.console.screenkit import type_all
+from tests.keypad.recorder import TableRecorder
 from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen, screen_rows
-from voicehost.game.effects import Private
-from voicehost.game.model import Cue
 from voicehost.host.loop import Host
-from voicehost.host.table import private_text
 from voicehost.keypad.controller import KeypadController
-from voicehost.keypad.led import led_pattern
-from voicehost.phrases import PhraseBook
-from voicehost.ports import Key, Utterance
+from voicehost.ports import Key
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.table import text_table
 
@@ -33,48 +29,12 @@ DIGIT_KEYS = {str(n): getattr(Key, f"D{n}") for n in range(10)}
 SHOT_GAP = 2.0  # seconds between two shots; the digits come just before the Enter
 
 
-class Heard:
-    """Speaker, cues and the private channel: what the table hears and the LED shows, when."""
-
-    def __init__(self, clock: FakeClock, settings: config.Settings) -> None:
-        self.clock = clock
-        self.settings = settings
-        self.log: list[tuple[float, str]] = []
-        self.screen: LogScreen | None = None
-        self.book = PhraseBook.load(settings.language)
-
-    def say(self, utterance: Utterance) -> None:
-        self.log.append((self.clock.now(), f"say:{utterance.text}"))
-
-    def busy_until(self) -> float:
-        return self.clock.now()
-
-    def play(self, cue: Cue, at: float | None = None) -> None:
-        self.log.append((self.clock.now() if at is None else at, f"cue:{cue.value}"))
-
-    def lead_seconds(self) -> float:
-        return 0.0
-
-    def show(self, message: Private) -> None:
-        pattern = led_pattern(message, self.settings.private)
-        self.log.append((self.clock.now(), f"led:{pattern}"))
-        assert self.screen is not None
-        self.screen.private(private_text(message, self.book), 3.0)
-
-    def clear(self) -> None:
-        assert self.screen is not None
-        self.screen.clear_private()
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
 def night_of(shots: list[str], language: str = "ru") -> dict[str, Any]:
     """A FIIM game to night 1, whose black players enter ``shots`` on the keypad (a seat, or
     ``-`` for a miss); returns what was heard and seen from nightfall to the morning."""
     settings = config.with_preset(dataclasses.replace(config.load(None), language=language), "fiim")
     clock = FakeClock()
-    heard = Heard(clock, settings)
+    heard = TableRecorder(clock, settings)
     screen = LogScreen()
     heard.screen = screen
     host = text_table(

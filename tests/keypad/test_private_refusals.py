@@ -12,18 +12,16 @@ from typing import Any
 import pytest
 
 from tests.console.screenkit import type_all
+from tests.keypad.recorder import TableRecorder
 from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.commandline import strip_comment
 from voicehost.console.terminal import LineHandler, LogScreen, screen_rows
 from voicehost.game.effects import Private, PrivateKind
-from voicehost.game.model import Cue
 from voicehost.host.loop import Host
-from voicehost.host.table import private_text
 from voicehost.keypad.controller import KeypadController
-from voicehost.keypad.led import led_pattern
 from voicehost.phrases import PhraseBook
-from voicehost.ports import Key, Utterance
+from voicehost.ports import Key
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.table import text_table
 
@@ -34,49 +32,13 @@ TO_NIGHT_2 = [line for line in map(strip_comment, _TEXT.splitlines()) if line]
 DIGITS = {str(n): getattr(Key, f"D{n}") for n in range(10)}
 
 
-class Channels:
-    """What the table hears (words, cues, each with its moment) and what the one awake is told
-    privately (the LED's pattern, the private line's words)."""
-
-    def __init__(self, clock: FakeClock, settings: config.Settings, screen: LogScreen) -> None:
-        self.clock = clock
-        self.settings = settings
-        self.screen = screen
-        self.book = PhraseBook.load(settings.language)
-        self.heard: list[tuple[float, str]] = []
-        self.told: list[tuple[float, str, Any]] = []
-
-    def say(self, utterance: Utterance) -> None:
-        self.heard.append((self.clock.now(), utterance.text))
-
-    def busy_until(self) -> float:
-        return self.clock.now()
-
-    def play(self, cue: Cue, at: float | None = None) -> None:
-        self.heard.append((self.clock.now() if at is None else at, f"cue:{cue.value}"))
-
-    def lead_seconds(self) -> float:
-        return 0.0
-
-    def show(self, message: Private) -> None:
-        words = private_text(message, self.book)
-        self.told.append((self.clock.now(), words, led_pattern(message, self.settings.private)))
-        self.screen.private(words, 3.0)
-
-    def clear(self) -> None:
-        self.screen.clear_private()
-
-    def close(self) -> None:
-        """Nothing to release."""
-
-
 def night_2(steps: list[list[str]], caplog: pytest.LogCaptureFixture) -> dict[str, Any]:
     """The town-wins game to night 2, whose steps (mafia, Commissar, Doctor) are entered on the
     keypad: ``steps[i]`` the entries of step i, one every 2 s from the step's start."""
     settings = config.load(None)
     clock = FakeClock()
     screen = LogScreen()
-    channels = Channels(clock, settings, screen)
+    channels = TableRecorder(clock, settings, screen)
     host = text_table(
         settings=settings, clock=clock, screen=screen,
         speaker=channels, cues=channels, private=channels,
@@ -138,7 +100,7 @@ def test_a_refusal_that_would_tell_of_a_card_gets_no_reason() -> None:
     """Night 0: the Commissar enters a seat the mafia registered: refused, and no reason."""
     told: list[Private] = []
     screen = LogScreen()
-    channels = Channels(FakeClock(), config.load(None), screen)
+    channels = TableRecorder(FakeClock(), config.load(None), screen)
     channels.show = told.append  # type: ignore[method-assign]
     host = Host(
         config.load(None),
