@@ -91,16 +91,39 @@ def edges_are_clean(clip: np.ndarray) -> bool:
     return float(np.sqrt(np.mean(edge**2))) < 300
 
 
+@dataclass
+class TornReferee:
+    """A referee that hears «ганс» best and «спасибо» alone ``behind`` Vosk's score lower."""
+
+    behind: float
+    sample_rate: int = RATE
+    looks: list[np.ndarray] = field(default_factory=list)
+
+    def fresh(self) -> None:
+        pass
+
+    def accept(self, samples: np.ndarray) -> Hypothesis:
+        self.looks.append(samples)
+        return Hypothesis((), False)
+
+    def finish(self) -> Hypothesis:
+        ganz = (HeardWord("ганс", 0.2, 0.7),)
+        thanks = (HeardWord("спасибо", 0.2, 0.7),)
+        return Hypothesis(ganz, True, ((30.0, ganz), (30.0 - self.behind, thanks)))
+
+
 def run(
     samples: np.ndarray,
     hears: Callable[[np.ndarray], bool],
-    referees: list[Callable[[np.ndarray], bool]],
+    referees: list[Callable[[np.ndarray], bool] | TornReferee],
     tuning: ListenerTuning,
     margin: float = 0.2,
-) -> tuple[list[Decision], StandIn, list[StandIn]]:
+) -> tuple[list[Decision], StandIn, list[Any]]:
+    """The Listener over ``samples``; the main recogniser hears «спасибо» when ``hears``, each
+    referee when its judge says so (or a ``TornReferee`` as it is)."""
     now = [0.0]
     main = StandIn(hears, now, margin=margin)
-    panel = [StandIn(judge, now) for judge in referees]
+    panel = [r if isinstance(r, TornReferee) else StandIn(r, now) for r in referees]
     decided: list[Decision] = []
 
     def on_event(event: ListenerEvent) -> None:
@@ -210,50 +233,14 @@ def test_a_stop_word_the_cleaning_stretched_over_the_quiet_ends_nothing():
     assert len(ended(decided)) == 1
 
 
-@dataclass
-class TornReferee:
-    """A referee that hears «ганс» best and «спасибо» alone ``behind`` Vosk's score lower."""
-
-    behind: float
-    sample_rate: int = RATE
-    looks: list[np.ndarray] = field(default_factory=list)
-
-    def fresh(self) -> None:
-        pass
-
-    def accept(self, samples: np.ndarray) -> Hypothesis:
-        self.looks.append(samples)
-        return Hypothesis((), False)
-
-    def finish(self) -> Hypothesis:
-        ganz = (HeardWord("ганс", 0.2, 0.7),)
-        thanks = (HeardWord("спасибо", 0.2, 0.7),)
-        return Hypothesis(ganz, True, ((30.0, ganz), (30.0 - self.behind, thanks)))
-
-
 def torn_run(
     samples: np.ndarray, behind: float, tuning: ListenerTuning, choosing: int = 1
 ) -> list[Decision]:
     """The Listener with a panel of ``choosing`` referees hearing «спасибо» outright, then
     torn ones (``TornReferee``)."""
-    decided: list[Decision] = []
-    source = ArraySource(samples, RATE, block_seconds=0.05)
-    panel: list[Any] = [StandIn(lambda clip: True, [0.0]) for _ in range(choosing)]
-    panel += [TornReferee(behind) for _ in range(3 - choosing)]
-    listener = VoskListener(
-        cast(StopWordRecognizer, StandIn(lambda clip: True, [0.0])),
-        source,
-        FakeClock(),
-        STOP_WORDS,
-        tuning,
-        lambda event: decided.append(event) if isinstance(event, Decision) else None,
-        cast(Any, LoudnessDetector()),
-        cast(list[StopWordRecognizer], panel),
-    )
-    listener.start(lambda token: None, thread=False)
-    listener.listen(1)
-    for block in source.blocks():
-        listener.process(block)
+    referees: list[Callable[[np.ndarray], bool] | TornReferee] = [lambda clip: True] * choosing
+    referees += [TornReferee(behind) for _ in range(3 - choosing)]
+    decided, _main, _panel = run(samples, lambda clip: True, referees, tuning)
     return decided
 
 

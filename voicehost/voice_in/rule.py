@@ -324,7 +324,8 @@ class AloneRule:
         stop word, said no faster than a person can, heard with enough confidence (or, below
         ``sure_confidence``, heard as stop words by a majority of the ``panel`` of referees, or
         by the one ``referee``). ``cleaned``: the words were heard in audio cleaned of the
-        room's noise, from and to these times (a stop word reaching either edge ends nothing).
+        room's noise, from and to these times (a stop word beginning at its start ends
+        nothing).
         None: no stop word was heard there."""
         if self.ended:
             return None
@@ -356,8 +357,14 @@ class AloneRule:
     ) -> bool:
         """Whether only the referees stand between these words and the end of the speech:
         every other test passed, and the stop word is heard below ``sure_confidence``."""
-        refused = self._refusal(utterance, self.within(utterance, words), utterance.end, cleaned)
-        return refused is None and self.unsure(self.within(utterance, words))
+        words = self.within(utterance, words)
+        refused = self._refusal(utterance, words, utterance.end, cleaned)
+        return refused is None and self.unsure(words)
+
+    @staticmethod
+    def majority(asked: int) -> int:
+        """How many of a panel of ``asked`` referees must agree for the speech to end."""
+        return asked // 2 + 1
 
     def agreed(
         self, utterance: Utterance, heard: Sequence[HeardWord], doubting: bool = True
@@ -396,7 +403,8 @@ class AloneRule:
         if self.unsure(stops):
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
             chosen = any(self.agreed(utterance, heard, doubting=False) for heard in panel)
-            if panel and agreeing >= len(panel) // 2 + 1 and not chosen:
+            enough = agreeing >= self.majority(len(panel))
+            if panel and enough and not chosen:
                 # Referees that cannot choose refuse nothing, but one must choose the stop
                 # word: a short «да» in a quiet room left two referees torn between it and
                 # ordinary words, and ended a speech.
@@ -409,7 +417,7 @@ class AloneRule:
                     (("word", weakest.word), ("agreeing", str(agreeing)),
                      ("asked", str(len(panel)))),
                 )  # fmt: skip
-            if not panel or agreeing < len(panel) // 2 + 1:
+            if not panel or not enough:
                 refereed = [
                     ", ".join(f"«{word.word}»" for word in self.within(utterance, heard))
                     for heard in panel

@@ -330,6 +330,8 @@ class SpokeOn:
 
 
 ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
+"""What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
+speaker talking on after an end."""
 Evidence = tuple[
     tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...], tuple[float, float] | None
 ]
@@ -337,8 +339,6 @@ Evidence = tuple[
 hearing cleaned of the room's noise, the times the cleaned audio runs from and to."""
 Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...]], ...]]
 """A second look: its evidence, and the words of each hearing made (for the listening tool)."""
-"""What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
-speaker talking on after an end."""
 
 
 @dataclass(frozen=True)
@@ -669,8 +669,9 @@ class VoskListener:
             return None
         found: Evidence | None = None
         hearings: list[tuple[str, tuple[HeardWord, ...]]] = []
-        doubt = 0.0 if self._noisy_room() else self.tuning.referee_doubt
-        for hearing, clip in self._hearings(first, last):
+        noisy = self._noisy_room()
+        doubt = 0.0 if noisy else self.tuning.referee_doubt
+        for hearing, clip in self._hearings(first, last, noisy):
             words = self._decode(self.recognizer, clip, start)
             if words:
                 hearings.append((hearing, words))
@@ -694,16 +695,17 @@ class VoskListener:
         heard = self.rule.within(utterance, words)
         return int(any(self.rule.is_stop_word(word.word) for word in heard))
 
-    def _hearings(self, first: int, last: int) -> Iterator[tuple[str, np.ndarray]]:
+    def _hearings(self, first: int, last: int, noisy: bool) -> Iterator[tuple[str, np.ndarray]]:
         """The clip from ``first`` to ``last`` (samples of the kept audio): as captured, then
-        cleaned ``denoise`` times, then in a noisy room ``denoise + denoise_stronger`` times."""
+        cleaned ``denoise`` times, then in a ``noisy`` room ``denoise + denoise_stronger``
+        times."""
         yield CAPTURED, self._audio[first:last]
         tuning = self.tuning
         if tuning.denoise <= 0:
             return
         noise = noise_spectrum(self._audio)
         yield CLEANED, self._without_noise(first, last, noise, tuning.denoise)
-        if tuning.denoise_stronger > 0 and self._noisy_room():
+        if tuning.denoise_stronger > 0 and noisy:
             harder = tuning.denoise + tuning.denoise_stronger
             yield CLEANED_HARDER, self._without_noise(first, last, noise, harder)
 
@@ -722,7 +724,7 @@ class VoskListener:
         (:class:`Refereed`)."""
         if not self.referees or not self.rule.needs_panel(utterance, words, cleaned):
             return ()
-        need = len(self.referees) // 2 + 1
+        need = self.rule.majority(len(self.referees))
         panel: list[tuple[HeardWord, ...]] = []
         agreeing = chosen = 0
         for referee in self.referees:
