@@ -89,6 +89,7 @@ class Options:
     referees: int = 3
     """Referees in the panel (each its own draw of ordinary words; majority decides)."""
     padding: float = 0.2
+    """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
     sure: float = 1.01
     """Below this confidence a stop word needs the referee (above 1: always)."""
     denoise: float = 2.0
@@ -98,12 +99,12 @@ class Options:
     stronger: float = 2.0
     """In a noisy room, a third hearing cleaned this much harder than ``denoise`` (0: none)."""
     before: float = 0.25
+    """The speaker's quiet before a stop word for it to stand alone (seconds)."""
     doubt: float = 1.0
     """In a quiet room, a referee's other hearings within this score of its best count too."""
     hold: float = 0.6
     """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
     it gives the speech back; the next speech is heard after it."""
-    """Quiet decoded on each side of a stretch of voice by the second look (seconds)."""
 
 
 def run_listener(
@@ -296,7 +297,9 @@ def cached_set(per: int, seed: int, split: str) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"set-{per}-{seed}-{split}-{digest}.npz"
     if not path.is_file():
-        partial = path.with_suffix(".part.npz")
+        # Two benches started together each make the set: each writes its own partial file,
+        # and the last to finish replaces the other's identical set.
+        partial = path.with_suffix(f".{os.getpid()}.part.npz")
         make_set(per, seed, split, partial)
         partial.replace(path)
     return path

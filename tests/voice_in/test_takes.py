@@ -306,3 +306,21 @@ def test_the_calibrations_prompts_verdicts_and_reasons_are_in_the_games_language
         assert latin_words(" ".join(asked + said)) == []
     else:
         assert "too loud for hearing" in said[0] and "kept" in said[3]
+
+
+def test_a_saved_held_out_half_keeps_every_take(tmp_path):
+    # The held-out half draws its sentences from a shifted index; two takes of one condition
+    # once shared a name (seed 4: clean-89-h twice), so a saved folder kept one of them.
+    import shutil
+
+    from voicehost.testing import listening_set
+
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (sudo apt-get install espeak-ng)")
+    clean = [c for c in listening_set.CONDITIONS if c.name == "clean"]
+    takes = list(listening_set.generate(6, seed=4, conditions=clean, split="held-out"))
+    listening_set.save(takes, tmp_path)
+
+    names = [take.name for take in takes]
+    assert len(set(names)) == 6 and all(name.endswith("-h") for name in names)
+    assert len(list(tmp_path.glob("*.wav"))) == 6

@@ -432,8 +432,9 @@ def generate(
             streams = [seed, number, index] if half == 0 else [seed, number, index, half]
             rng = np.random.default_rng(streams)
             take = _take(condition, index + half * int(rng.integers(1, 97)), rng)
-            if half:
-                take = Take(f"{take.name}-h", take.condition, take.samples, take.stop_end)
+            if half:  # named by its place, not by the shifted index its words come from
+                name = f"{take.name.rsplit('-', 1)[0]}-{index:02d}-h"
+                take = Take(name, take.condition, take.samples, take.stop_end)
             yield take
 
 
