@@ -202,6 +202,40 @@ def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
 
 
+def test_a_sentence_standing_alone_of_which_only_a_stop_word_was_heard_ends_nothing():
+    # «Я сегодня пас, извините» said alone after a pause, then a breath: 1.4 s of voice, of
+    # which the stop words' grammar heard only «пас» (nothing else to put the rest into).
+    utterance = Utterance(2.0, 3.4, 0.5)
+    heard = [HeardWord("пас", 2.55, 2.9)]
+    rule = AloneRule(STOP_WORDS)
+
+    decision = rule.judge(utterance, heard, 4.0, panel=[heard] * 3)
+
+    assert decision is not None and decision.phrase == "listen_unheard"
+    assert decision.verdict is Verdict.FOLLOWED_BY_SPEECH and not rule.ended
+    assert "1.05 s of which held no word" in decision.reason
+    # A stop word said slowly, heard over most of its voice: the speech ends.
+    slow = [HeardWord("спасибо", 2.3, 3.35)]
+    ended = rule.judge(utterance, slow, 4.0, panel=[slow] * 3)
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(0, 3), st.floats(0.01, 2)).map(lambda p: (p[0], p[0] + p[1])),
+        max_size=5,
+    ),
+    st.tuples(st.floats(0, 3), st.floats(0.01, 2)).map(lambda p: (p[0], p[0] + p[1])),
+)
+def test_the_voice_left_unheard_is_never_negative_nor_grows_with_more_words(spans, extra):
+    utterance = Utterance(1.0, 2.5, 0.5)
+    words = [HeardWord("пас", start, end) for start, end in spans]
+    left = AloneRule.unheard(utterance, words)
+    assert 0.0 <= left <= 1.5 + 1e-9
+    assert AloneRule.unheard(utterance, [*words, HeardWord("ганс", *extra)]) <= left + 1e-9
+    assert AloneRule.unheard(utterance, []) == 1.5
+
+
 def test_a_stop_word_heard_twice_in_one_breath_ends_nothing():
     # «…пароль — паспорт» said alone, heard as «пас пас»: more than a stop word was said.
     utterance = Utterance(2.0, 3.4, 0.5)
