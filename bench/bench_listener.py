@@ -25,10 +25,13 @@ speaker was still talking: a false stop, the worst outcome), **missed**; for tak
 final stop word, **false** (any end). Latency is from the stop word's true end to the decision
 (audio time of the deciding block plus the CPU time it took to process). RTF is CPU time over
 audio time: the machine that made these figures is shared, and CPU time is what one free core
-would spend. After an end the Listener goes on hearing the take for the host's hold
-(``--hold``, listener.spoke_on_seconds) before the next speech: the line "gave the speech back"
-counts the takes where the speaker's voice came within it (after a heard end: a finished speech
-reopened; after an early or false end: the end undone). The set is generated once into the
+would spend. "Ready" (the model's load) is CPU time too, but not free of the machine: two
+models loading at the same moment take about twice the CPU each (two benches started
+together read 2.3 to 4.7 s against 1.1 s alone), so quote it from a bench run alone. After
+an end the Listener goes on hearing the take for the host's hold (``--hold``,
+listener.spoke_on_seconds) before the next speech: the line "gave the speech back" counts the
+takes where the speaker's voice came within it (after a heard end: a finished speech reopened;
+after an early or false end: the end undone). The set is generated once into the
 user's cache (never committed).
 """
 
