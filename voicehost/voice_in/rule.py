@@ -185,11 +185,12 @@ class AloneRule:
     3. The adapter decodes that stretch of audio on its own (a second look, with the stop
        words and their look-alikes as the grammar) and hands the words to :meth:`judge`: the
        speech ends only when every word heard there is a stop word, each with at least
-       ``min_confidence``.
+       ``min_confidence``, and no more than ``unheard_seconds`` of the voice went without a
+       word heard.
 
     A miss costs a key press; a player cut off cannot be undone. So the end of a sentence, a
-    stop word with words around it, a word too long or too short for a stop word, all end
-    nothing. Pure: no Vosk, no clock.
+    stop word with words around it, a word too long or too short for a stop word, a sentence
+    of which only a stop word was heard, all end nothing. Pure: no Vosk, no clock.
     """
 
     HISTORY_SECONDS = 12.0
