@@ -533,7 +533,7 @@ class AloneRule:
         if unheard > self.tuning.unheard_seconds + 1e-6:
             reason = (
                 f"«{last.word}» heard in {length:.2f} s of voice, {unheard:.2f} s of which held "
-                "no word heard: more was said than a stop word"
+                "no word: more was said than a stop word"
             )
             return Decision(
                 Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_unheard",
