@@ -668,6 +668,7 @@ class VoskListener:
         if last <= first:
             return None
         found: Evidence | None = None
+        told = -1  # how telling ``found`` is (``_telling``)
         hearings: list[tuple[str, tuple[HeardWord, ...]]] = []
         noisy = self._noisy_room()
         doubt = 0.0 if noisy else self.tuning.referee_doubt
@@ -679,8 +680,8 @@ class VoskListener:
             panel = self._ask_panel(utterance, words, clip, start, cleaned, doubt)
             evidence = (words, panel, cleaned)
             telling = self._telling(utterance, evidence)
-            if found is None or telling > self._telling(utterance, found):
-                found = evidence
+            if telling > told:
+                found, told = evidence, telling
             if self.rule.stands(utterance, *evidence):
                 return evidence, tuple(hearings)
         return None if found is None else (found, tuple(hearings))
