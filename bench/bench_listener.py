@@ -101,6 +101,9 @@ class Options:
     """A room whose noise is less than this under the speaker is noisy (dB)."""
     stronger: float = 2.0
     """In a noisy room, a third hearing cleaned this much harder than ``denoise`` (0: none)."""
+    smooth: float = 2.0
+    """In a noisy room, a fourth hearing: this many times the noise taken out by a gain that
+    follows the voice (0: none)."""
     before: float = 0.25
     """The speaker's quiet before a stop word for it to stand alone (seconds)."""
     doubt: float = 1.0
@@ -146,6 +149,7 @@ def run_listener(
         denoise=options.denoise,
         denoise_below_db=options.denoise_below,
         denoise_stronger=options.stronger,
+        denoise_smooth=options.smooth,
         quiet_before_seconds=options.before,
         referee_doubt=options.doubt,
     )
@@ -424,6 +428,7 @@ SWEEPS = {
     "denoise_below": ("denoise_below", (20.0, 30.0, 200.0)),
     "referees": ("referees", (1, 3)),
     "stronger": ("stronger", (0.0, 1.0, 2.0)),
+    "smooth": ("smooth", (0.0, 1.0, 2.0, 3.0)),
     "doubt": ("doubt", (0.0, 0.5, 1.0, 2.0)),
     "before": ("before", (0.25, 0.3, 0.35)),
 }

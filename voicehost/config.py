@@ -107,6 +107,9 @@ class ListenerSettings:
     denoise_stronger: float = bounded(0, 6, 2.0)
     """In a room noisier than 30 dB under the voices, a third hearing with the noise taken out
     this many times more than ``denoise``; 0: no third hearing."""
+    denoise_smooth: float = bounded(0, 6, 2.0)
+    """In a room noisier than 30 dB under the voices, a fourth hearing with this many times
+    the room's noise taken out by a gain that follows the voice; 0: no fourth hearing."""
     referee_doubt: float = bounded(0, 5, 1.0)
     """In a quiet room, a referee that scores the stop word alone within this much of its best
     guess does not refuse it; 0: only its best guess counts."""

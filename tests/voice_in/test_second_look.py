@@ -1,10 +1,10 @@
 """The second look's hearings and its panel of referees, with stand-in recognisers (no Vosk).
 
 What a player notices: a «спасибо» said on its own ends the speech when any hearing of it (the
-audio as captured, cleaned of the room's hiss, cleaned harder in a noisy room) is accepted by
-the whole rule, and the look is made while the window of quiet is still running, so the end
-comes when the window closes. Real Vosk over the same wiring: tests/voice_in/test_vosk_listener.py
-and bench/bench_listener.py.
+audio as captured, cleaned of the room's hiss, and in a noisy room cleaned harder and cleaned
+by a gain that follows the voice) is accepted by the whole rule, and the look is made while the
+window of quiet is still running, so the end comes when the window closes. Real Vosk over the
+same wiring: tests/voice_in/test_vosk_listener.py and bench/bench_listener.py.
 """
 
 from __future__ import annotations
@@ -175,9 +175,45 @@ def test_every_hearing_must_pass_the_referees_too():
     decided, main, panel = run(samples, edges_are_clean, refuse, ListenerTuning(denoise=2.0))
 
     assert ended(decided) == []
-    assert len(main.looks) == 3  # captured, cleaned, cleaned harder (a noisy room)
+    # captured, cleaned, cleaned harder, cleaned smoothly (a noisy room)
+    assert len(main.looks) == 4
     # Each hearing that heard the stop word asked the panel until a majority said no.
-    assert [len(referee.looks) for referee in panel] == [2, 2, 0]
+    assert [len(referee.looks) for referee in panel] == [3, 3, 0]
+
+
+def only_the_fourth_hearing() -> Callable[[np.ndarray], bool]:
+    """A main recogniser's judge that hears «спасибо» in the fourth clip it decodes only."""
+    decoded = [0]
+
+    def hears(clip: np.ndarray) -> bool:
+        decoded[0] += 1
+        return decoded[0] == 4
+
+    return hears
+
+
+def test_in_a_noisy_room_a_stop_word_heard_only_when_cleaned_smoothly_ends_the_speech():
+    samples = recording(hiss=600)
+    agree = [lambda clip: True] * 3
+
+    decided, main, _ = run(samples, only_the_fourth_hearing(), agree, ListenerTuning())
+
+    [end] = ended(decided)
+    assert abs(end.at - (WORD[1] + 0.6)) < 0.1  # the window after the word, not later
+    assert len(main.looks) == 4
+
+    # Without the fourth hearing the speech runs on (three hearings, none heard it).
+    no_fourth = ListenerTuning(denoise_smooth=0.0)
+    decided, main, _ = run(samples, only_the_fourth_hearing(), agree, no_fourth)
+    assert ended(decided) == [] and len(main.looks) == 3
+
+
+def test_a_quiet_room_is_heard_twice_only():
+    samples = recording(hiss=20)
+
+    decided, main, _ = run(samples, lambda clip: False, [lambda clip: True] * 3, ListenerTuning())
+
+    assert ended(decided) == [] and len(main.looks) == 2  # as captured, cleaned
 
 
 def test_two_referees_agreeing_end_the_speech_without_asking_the_third():
@@ -224,7 +260,8 @@ def test_a_stop_word_the_cleaning_stretched_over_the_quiet_ends_nothing():
 
     assert ended(decided) == []
     assert {decision.phrase for decision in decided} == {"listen_residue"}
-    assert len(main.looks) == 3 and all(referee.looks == [] for referee in panel)
+    # Every cleaned hearing (cleaned, harder, smoothly) is held to it; no referee is asked.
+    assert len(main.looks) == 4 and all(referee.looks == [] for referee in panel)
 
     # Heard over the whole clip as captured (no cleaning): the decoder's own, it ends.
     decided, _main, _panel = run(

@@ -35,6 +35,7 @@ from voicehost.voice_in.takes import LabelledTake, Tally, read_takes, score
 from voicehost.voice_in.vosk_listener import (
     CAPTURED,
     CLEANED_HARDER,
+    CLEANED_SMOOTHLY,
     AudioDropped,
     ListenerEvent,
     ListenerKit,
@@ -125,6 +126,8 @@ class Printer:
                         key = "listen_hearing_cleaned"
                         if event.hearing == CLEANED_HARDER:
                             key = "listen_hearing_harder"
+                        elif event.hearing == CLEANED_SMOOTHLY:
+                            key = "listen_hearing_smooth"
                         line += "  " + self.book.screen(key, {})
                     yield line
         elif isinstance(event, Decision):

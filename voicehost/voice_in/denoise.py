@@ -47,16 +47,57 @@ def subtract_noise(
     frame, each frequency kept at ``floor`` of its power at least; as long as ``samples``."""
     if over <= 0 or samples.size == 0:
         return samples
-    window = np.hanning(FRAME)
-    padded = np.pad(samples.astype(np.float64), (FRAME, FRAME))
-    spectrum = np.fft.rfft(_frames(padded, window), axis=1)
+    spectrum, padded = _spectrum(samples)
     power = np.abs(spectrum) ** 2
     gain = np.sqrt(np.maximum(1.0 - over * noise / np.maximum(power, 1e-9), floor))
-    pieces = np.fft.irfft(spectrum * gain, n=FRAME, axis=1) * window
-    out = np.zeros(len(padded) + FRAME)
-    weight = np.zeros(len(padded) + FRAME)
+    return _rebuilt(spectrum * gain, padded, samples.size)
+
+
+def follow_noise(
+    samples: np.ndarray,
+    noise: np.ndarray,
+    over: float,
+    floor: float = 0.02,
+    follow: float = 0.98,
+) -> np.ndarray:
+    """``samples`` (int16) cleaned of ``over`` times the ``noise`` power spectrum by a gain
+    that follows the voice from frame to frame (a Wiener filter whose estimate of each
+    frequency's signal-to-noise ratio is ``follow`` the last frame's cleaned power and the
+    rest this frame's: decision-directed). :func:`subtract_noise` decides each frame alone,
+    and in hiss leaves a scatter of short tones where the noise happened to peak; this gain
+    cannot jump from frame to frame, so the hiss left is steady. Each frequency keeps at
+    least ``floor`` of its power; as long as ``samples``."""
+    if over <= 0 or samples.size == 0:
+        return samples
+    spectrum, padded = _spectrum(samples)
+    power = np.abs(spectrum) ** 2
+    room = np.maximum(over * noise, 1e-9)
+    lowest = np.sqrt(floor)
+    gains = np.empty_like(power)
+    kept: np.ndarray | None = None  # the last frame's cleaned power
+    for number, frame in enumerate(power):
+        heard = np.maximum(frame / room - 1.0, 0.0)
+        ratio = heard if kept is None else follow * kept / room + (1.0 - follow) * heard
+        gains[number] = np.maximum(ratio / (1.0 + ratio), lowest)
+        kept = gains[number] ** 2 * frame
+    return _rebuilt(spectrum * gains, padded, samples.size)
+
+
+def _spectrum(samples: np.ndarray) -> tuple[np.ndarray, int]:
+    """The short-time spectrum of ``samples`` padded by a frame each side, and that length."""
+    padded = np.pad(samples.astype(np.float64), (FRAME, FRAME))
+    return np.fft.rfft(_frames(padded, np.hanning(FRAME)), axis=1), len(padded)
+
+
+def _rebuilt(spectrum: np.ndarray, padded: int, size: int) -> np.ndarray:
+    """The int16 samples (``size`` of them) of a short-time ``spectrum`` (:func:`_spectrum`),
+    put back together by overlap-add."""
+    window = np.hanning(FRAME)
+    pieces = np.fft.irfft(spectrum, n=FRAME, axis=1) * window
+    out = np.zeros(padded + FRAME)
+    weight = np.zeros(padded + FRAME)
     for number, piece in enumerate(pieces):
         out[number * HOP : number * HOP + FRAME] += piece
         weight[number * HOP : number * HOP + FRAME] += window**2
     out = out / np.maximum(weight, 1e-6)
-    return np.clip(out[FRAME : FRAME + samples.size], -32768, 32767).astype(np.int16)
+    return np.clip(out[FRAME : FRAME + size], -32768, 32767).astype(np.int16)
