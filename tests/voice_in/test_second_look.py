@@ -297,3 +297,30 @@ def test_in_a_quiet_room_referees_that_cannot_choose_do_not_refuse_a_stop_word()
     # noise are heard as stop words nearly as often as they are refused).
     hiss = recording(hiss=2000)
     assert ended(torn_run(hiss, 0.5, ListenerTuning(referee_doubt=1.0, denoise=0.0))) == []
+
+
+def talkative(hiss: float) -> np.ndarray:
+    """A player who talks from the first moment with one short pause: speech 0.05 to 2.2 s,
+    0.3 s of quiet, «спасибо» (``WORD``), then quiet; ``hiss``: the room's white noise."""
+    rng = np.random.default_rng(11)
+    seconds = np.arange(int(5.0 * RATE)) / RATE
+    voice = np.zeros_like(seconds)
+    for start, end in ((0.05, 2.2), WORD):
+        inside = (seconds >= start) & (seconds < end)
+        voice[inside] = 8000 * np.sin(2 * np.pi * 220 * seconds[inside])
+    return (voice + rng.normal(0, hiss, seconds.size)).astype(np.int16)
+
+
+def test_a_player_who_barely_pauses_in_a_quiet_room_is_heard_as_in_a_quiet_room():
+    # Little quiet in the audio kept for the look: the room is judged by the frames without
+    # voice, not by the quietest fifth of the audio (which here is mostly the player): the
+    # referees' doubt of a quiet room holds, and no hearing for a noisy room is made.
+    quiet = talkative(hiss=20)
+    assert len(ended(torn_run(quiet, 0.5, ListenerTuning(referee_doubt=1.0)))) == 1
+    decided, main, _ = run(quiet, lambda clip: False, [lambda clip: True] * 3, ListenerTuning())
+    assert len(main.looks) == 2  # as captured, cleaned
+    # The same player in hiss 14 dB under the voice: a noisy room (four hearings).
+    decided, main, _ = run(
+        talkative(hiss=1200), lambda clip: False, [lambda clip: True] * 3, ListenerTuning()
+    )
+    assert len(main.looks) == 4
