@@ -411,3 +411,18 @@ def test_with_30_ms_yes_or_no_frames_the_speech_never_ends_before_the_window(tai
 
     assert abs(utterance.end - voice_end) < 1e-9
     assert WINDOW <= ended_at - word_end <= WINDOW + 2 * WEBRTC_STEP
+
+
+def test_a_hearing_that_needs_the_whole_panel_ends_nothing_on_two_referees_of_three():
+    rule = AloneRule(STOP_WORDS)
+    utterance = Utterance(2.0, 2.6, 0.5)
+    said = [word("спасибо", 0.9)]
+    refusing = (word("пятый"),)
+
+    assert rule.stands(utterance, said, [said, said, refusing])
+    assert not rule.stands(utterance, said, [said, said, refusing], unanimous=True)
+    assert not rule.stands(utterance, said, [said, refusing], unanimous=True)  # asked no more
+    refused = rule.judge(utterance, said, 3.2, panel=[said, said, refusing], unanimous=True)
+    assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
+    ended = rule.judge(utterance, said, 3.2, panel=[said, said, said], unanimous=True)
+    assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED

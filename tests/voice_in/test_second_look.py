@@ -177,8 +177,9 @@ def test_every_hearing_must_pass_the_referees_too():
     assert ended(decided) == []
     # captured, cleaned, cleaned harder, cleaned smoothly (a noisy room)
     assert len(main.looks) == 4
-    # Each hearing that heard the stop word asked the panel until a majority said no.
-    assert [len(referee.looks) for referee in panel] == [3, 3, 0]
+    # Each cleaned hearing heard the stop word and asked the panel until a majority said no;
+    # the last (cleaned smoothly), which needs every referee, until the first said no.
+    assert [len(referee.looks) for referee in panel] == [3, 2, 0]
 
 
 def only_the_fourth_hearing() -> Callable[[np.ndarray], bool]:
@@ -201,6 +202,11 @@ def test_in_a_noisy_room_a_stop_word_heard_only_when_cleaned_smoothly_ends_the_s
     [end] = ended(decided)
     assert abs(end.at - (WORD[1] + 0.6)) < 0.1  # the window after the word, not later
     assert len(main.looks) == 4
+
+    # The last resort needs the whole panel: two referees of three end nothing there.
+    two_of_three = [lambda clip: True, lambda clip: True, lambda clip: False]
+    decided, main, _ = run(samples, only_the_fourth_hearing(), two_of_three, ListenerTuning())
+    assert ended(decided) == [] and len(main.looks) == 4
 
     # Without the fourth hearing the speech runs on (three hearings, none heard it).
     no_fourth = ListenerTuning(denoise_smooth=0.0)

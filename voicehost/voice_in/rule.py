@@ -339,19 +339,20 @@ class AloneRule:
         referee: Sequence[HeardWord] | None = None,
         panel: Sequence[Sequence[HeardWord]] | None = None,
         cleaned: tuple[float, float] | None = None,
+        unanimous: bool = False,
     ) -> Decision | None:
         """What the second look heard in ``utterance``: the speech ends when every word is a
         stop word, said no faster than a person can, heard with enough confidence (or, below
-        ``sure_confidence``, heard as stop words by a majority of the ``panel`` of referees, or
-        by the one ``referee``). ``cleaned``: the words were heard in audio cleaned of the
-        room's noise, from and to these times (a stop word beginning at its start ends
-        nothing).
+        ``sure_confidence``, heard as stop words by a majority of the ``panel`` of referees,
+        by every one of them when ``unanimous``, or by the one ``referee``). ``cleaned``: the
+        words were heard in audio cleaned of the room's noise, from and to these times (a stop
+        word beginning at its start ends nothing).
         None: no stop word was heard there."""
         if self.ended:
             return None
         if panel is None:
             panel = () if referee is None else (referee,)
-        decision = self.verdict(utterance, words, now, panel, cleaned)
+        decision = self.verdict(utterance, words, now, panel, cleaned, unanimous)
         if decision is None or decision.verdict is not Verdict.SPEECH_ENDED:
             return decision
         self.ended = True
@@ -364,9 +365,10 @@ class AloneRule:
         words: Sequence[HeardWord],
         panel: Sequence[Sequence[HeardWord]] | None = None,
         cleaned: tuple[float, float] | None = None,
+        unanimous: bool = False,
     ) -> bool:
         """Whether these words would end the speech (:meth:`judge`, without ending it)."""
-        decision = self.verdict(utterance, words, utterance.end, panel or (), cleaned)
+        decision = self.verdict(utterance, words, utterance.end, panel or (), cleaned, unanimous)
         return decision is not None and decision.verdict is Verdict.SPEECH_ENDED
 
     def needs_panel(
@@ -409,6 +411,7 @@ class AloneRule:
         now: float,
         panel: Sequence[Sequence[HeardWord]],
         cleaned: tuple[float, float] | None = None,
+        unanimous: bool = False,
     ) -> Decision | None:
         """:meth:`judge`'s decision, without ending the speech."""
         words = self.within(utterance, words)
@@ -423,7 +426,8 @@ class AloneRule:
         if self.unsure(stops):
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
             chosen = any(self.agreed(utterance, heard, doubting=False) for heard in panel)
-            enough = agreeing >= self.majority(len(panel))
+            need = len(panel) if unanimous else self.majority(len(panel))
+            enough = agreeing >= need
             if panel and enough and not chosen:
                 # Referees that cannot choose refuse nothing, but one must choose the stop
                 # word: a short «да» in a quiet room left two referees torn between it and

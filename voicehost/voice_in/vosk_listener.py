@@ -336,10 +336,11 @@ ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
 """What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
 speaker talking on after an end."""
 Evidence = tuple[
-    tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...], tuple[float, float] | None
+    tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...], tuple[float, float] | None, bool
 ]
-"""What a second look heard: the words, each referee's words (none when not asked), and for a
-hearing cleaned of the room's noise, the times the cleaned audio runs from and to."""
+"""What a second look heard: the words, each referee's words (none when not asked), for a
+hearing cleaned of the room's noise the times the cleaned audio runs from and to, and whether
+every referee must agree (the last hearing, made only because the others ended nothing)."""
 Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...]], ...]]
 """A second look: its evidence, and the words of each hearing made (for the listening tool)."""
 
@@ -658,10 +659,12 @@ class VoskListener:
             look = self._examine(utterance)
         if look is None:
             return None
-        (words, panel, cleaned), hearings = look
+        (words, panel, cleaned, unanimous), hearings = look
         for hearing, heard in hearings:  # told now: a stretch the speaker talked on after is not
             self._report(WordsHeard(tuple(self._on_clock(word) for word in heard), hearing))
-        return self.rule.judge(utterance, words, now, panel=panel, cleaned=cleaned)
+        return self.rule.judge(
+            utterance, words, now, panel=panel, cleaned=cleaned, unanimous=unanimous
+        )
 
     def _examine(self, utterance: Utterance) -> Look | None:
         """Decode the utterance's audio as captured, then cleaned of the room's steady noise,
@@ -695,8 +698,12 @@ class VoskListener:
             if words:
                 hearings.append((hearing, words))
             cleaned = None if hearing == CAPTURED else (start, start + len(clip) / rate)
-            panel = self._ask_panel(utterance, words, clip, start, cleaned, doubt)
-            evidence = (words, panel, cleaned)
+            # The smooth cleaning is the last resort, after three hearings that ended nothing:
+            # only a panel that agrees whole lets it end a speech (two of three let a sentence's
+            # middle heard as 감사합니다 in hiss cut a player short, seed 31's held-out half).
+            unanimous = hearing == CLEANED_SMOOTHLY
+            panel = self._ask_panel(utterance, words, clip, start, cleaned, doubt, unanimous)
+            evidence = (words, panel, cleaned, unanimous)
             telling = self._telling(utterance, evidence)
             if telling > told:
                 found, told = evidence, telling
@@ -708,7 +715,7 @@ class VoskListener:
         """Which hearing's verdict the listening tool is told when none ends the speech: the
         first the referees were asked of, else the first that heard a stop word, else the
         first."""
-        words, panel, _cleaned = evidence
+        words, panel, _cleaned, _unanimous = evidence
         if panel:
             return 2
         heard = self.rule.within(utterance, words)
@@ -739,14 +746,16 @@ class VoskListener:
         start: float,
         cleaned: tuple[float, float] | None,
         doubt: float,
+        unanimous: bool = False,
     ) -> tuple[tuple[HeardWord, ...], ...]:
-        """The referees' hearings of ``clip``, asked one by one until a majority is reached
-        either way; none when the words need no referee or end nothing whatever it says.
-        Each referee's other hearings scored within ``doubt`` of its best are kept with it
-        (:class:`Refereed`)."""
+        """The referees' hearings of ``clip``, asked one by one until a majority (or, when
+        ``unanimous``, every one of them) is reached either way; none when the words need no
+        referee or end nothing whatever it says. Each referee's other hearings scored within
+        ``doubt`` of its best are kept with it (:class:`Refereed`)."""
         if not self.referees or not self.rule.needs_panel(utterance, words, cleaned):
             return ()
-        need = self.rule.majority(len(self.referees))
+        asked = len(self.referees)
+        need = asked if unanimous else self.rule.majority(asked)
         panel: list[tuple[HeardWord, ...]] = []
         agreeing = chosen = 0
         for referee in self.referees:
