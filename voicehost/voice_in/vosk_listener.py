@@ -377,10 +377,12 @@ class ListenerTuning:
     leaves a scatter of short tones in hiss, which the decoder hears as sounds: on seed 18's
     tuned half a slow 감사합니다 in white noise, heard as 압니다 패스, 패스원 생각합니다 and
     생각합니다 by the three other hearings, was heard as 감사합니다. Chosen on the tuned
-    halves of seeds 18 and 20, 48 takes a condition (0, 1, 2 times the noise): white noise at
-    10 dB heard 68, 72, 75 of 96; short words said alone in 10 dB noise that ended a speech
-    6, 8, 6 of 192; at 3 times, on seed 18 alone, 39 of 48 against 41 at 2 (docs/HEARING.md,
-    "Sixth pass")."""
+    halves of seeds 18 and 20, 48 takes a condition (0, 1, 2 times the noise, a majority of
+    the referees): white noise at 10 dB heard 68, 72, 75 of 96; short words said alone in
+    10 dB noise that ended a speech 6, 8, 6 of 192; at 3 times, on seed 18 alone, 39 of 48
+    against 41 at 2. With a majority it cut a player short on held-out seed 31, so this last
+    resort needs every referee: 72 of 96, and 12 stop words more over all conditions where a
+    majority heard 23 (docs/HEARING.md, "Sixth pass")."""
 
     quiet_before_seconds: float = AloneTuning.quiet_before_seconds
     """The speaker's quiet before a stop word for it to stand alone (``rule.py``)."""
