@@ -73,13 +73,13 @@ class StandIn:
         return Hypothesis((HeardWord("спасибо", self.margin, end, 0.9),), True)
 
 
-def recording(hiss: float) -> np.ndarray:
+def recording(hiss: float, sentence: tuple[float, float] = (0.5, 2.0), seed: int = 7) -> np.ndarray:
     """A sentence (0.5 to 2 s), a pause, «спасибо» (``WORD``), then quiet; ``hiss``: the
     room's white noise (amplitude)."""
-    rng = np.random.default_rng(7)
+    rng = np.random.default_rng(seed)
     seconds = np.arange(int(5.0 * RATE)) / RATE
     voice = np.zeros_like(seconds)
-    for start, end in ((0.5, 2.0), WORD):
+    for start, end in (sentence, WORD):
         inside = (seconds >= start) & (seconds < end)
         voice[inside] = 8000 * np.sin(2 * np.pi * 220 * seconds[inside])
     return (voice + rng.normal(0, hiss, seconds.size)).astype(np.int16)
@@ -308,13 +308,7 @@ def test_in_a_quiet_room_referees_that_cannot_choose_do_not_refuse_a_stop_word()
 def talkative(hiss: float) -> np.ndarray:
     """A player who talks from the first moment with one short pause: speech 0.05 to 2.2 s,
     0.3 s of quiet, «спасибо» (``WORD``), then quiet; ``hiss``: the room's white noise."""
-    rng = np.random.default_rng(11)
-    seconds = np.arange(int(5.0 * RATE)) / RATE
-    voice = np.zeros_like(seconds)
-    for start, end in ((0.05, 2.2), WORD):
-        inside = (seconds >= start) & (seconds < end)
-        voice[inside] = 8000 * np.sin(2 * np.pi * 220 * seconds[inside])
-    return (voice + rng.normal(0, hiss, seconds.size)).astype(np.int16)
+    return recording(hiss, sentence=(0.05, 2.2), seed=11)
 
 
 def test_a_player_who_barely_pauses_in_a_quiet_room_is_heard_as_in_a_quiet_room():
