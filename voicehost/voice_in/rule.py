@@ -195,6 +195,8 @@ class AloneRule:
 
     HISTORY_SECONDS = 12.0
     SPEAKER_PERCENTILE = 90
+    ROOM_FRAMES = 16
+    """Frames without voice that make the room's level known (:meth:`room_level`)."""
 
     def __init__(self, stop_words: Iterable[str], tuning: AloneTuning | None = None) -> None:
         self.stop_words = frozenset(word.casefold() for word in stop_words)
@@ -213,6 +215,8 @@ class AloneRule:
     def reset(self) -> None:
         """Forget everything heard: a new speech begins."""
         self._levels: deque[tuple[float, float]] = deque()
+        self._room: deque[tuple[float, float]] = deque()
+        """(end, level in dBFS) of the frames the VAD heard no voice in, lately."""
         self._speaker_db = -120.0
         self._run: tuple[float, float] | None = None
         self._before_run = math.inf
@@ -234,6 +238,13 @@ class AloneRule:
         levels = np.fromiter((level for _, level in self._levels), dtype=np.float64)
         return float(np.percentile(levels, self.SPEAKER_PERCENTILE))
 
+    def room_level(self) -> float | None:
+        """The room's level (dBFS): the middle level of the frames without voice heard
+        lately; None until ``ROOM_FRAMES`` of them were heard."""
+        if len(self._room) < self.ROOM_FRAMES:
+            return None
+        return float(np.median([level for _, level in self._room]))
+
     def hear(self, frames: Sequence[Frame]) -> list[Utterance]:
         """Take the VAD's frames; the stretches of voice now ready for a second look."""
         ready: list[Utterance] = []
@@ -245,6 +256,11 @@ class AloneRule:
                 while self._levels and self._levels[0][0] < horizon:
                     self._levels.popleft()
                 self._speaker_db = self.speaker_level()
+            else:
+                self._room.append((frame.end, frame.level_db))
+                horizon = frame.end - self.HISTORY_SECONDS
+                while self._room[0][0] < horizon:
+                    self._room.popleft()
             voice = frame.speech and frame.level_db >= self._speaker_db - tuning.room_margin_db
             run = self._run
             if voice:
@@ -384,9 +400,10 @@ class AloneRule:
         return refused is None and self.unsure(words)
 
     @staticmethod
-    def majority(asked: int) -> int:
-        """How many of a panel of ``asked`` referees must agree for the speech to end."""
-        return asked // 2 + 1
+    def needed(asked: int, unanimous: bool = False) -> int:
+        """How many of a panel of ``asked`` referees must agree for the speech to end: a
+        majority, or every one when ``unanimous``."""
+        return asked if unanimous else asked // 2 + 1
 
     def agreed(
         self, utterance: Utterance, heard: Sequence[HeardWord], doubting: bool = True
@@ -426,8 +443,7 @@ class AloneRule:
         if self.unsure(stops):
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
             chosen = any(self.agreed(utterance, heard, doubting=False) for heard in panel)
-            need = len(panel) if unanimous else self.majority(len(panel))
-            enough = agreeing >= need
+            enough = agreeing >= self.needed(len(panel), unanimous)
             if panel and enough and not chosen:
                 # Referees that cannot choose refuse nothing, but one must choose the stop
                 # word: a short «да» in a quiet room left two referees torn between it and

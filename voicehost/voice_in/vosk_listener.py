@@ -51,7 +51,6 @@ from voicehost.voice_in.rule import (
     AloneRule,
     AloneTuning,
     Decision,
-    Frame,
     HeardWord,
     Hypothesis,
     Refereed,
@@ -461,8 +460,6 @@ class VoskListener:
         self.restarts = 0
         self._audio = np.zeros(0, dtype=np.int16)
         self._audio_start = 0.0
-        self._room: deque[tuple[float, float]] = deque()
-        """(end, level in dBFS) of the frames the VAD heard no voice in, lately: the room."""
         self._looked: dict[tuple[float, float], Look] = {}
         self.look_cpu: deque[float] = deque(maxlen=1000)
         """CPU seconds each of the latest second looks took on the Listener's thread (the
@@ -605,7 +602,6 @@ class VoskListener:
         self.meter.reset()
         self._audio = np.zeros(0, dtype=np.int16)
         self._audio_start = 0.0
-        self._room.clear()
         self._origin = start
         self._fed_generation = generation
         self._interrupted = False
@@ -625,7 +621,6 @@ class VoskListener:
             self._audio = self._audio[surplus:]
             self._audio_start += surplus / rate
         frames = self.meter.feed(samples)
-        self._keep_room(frames)
         ready = self.rule.hear(frames)
         early = self.rule.take_early()
         if self.rule.spoke_on_at is not None and not self._spoke_on_told:
@@ -756,8 +751,7 @@ class VoskListener:
         ``doubt`` of its best are kept with it (:class:`Refereed`)."""
         if not self.referees or not self.rule.needs_panel(utterance, words, cleaned):
             return ()
-        asked = len(self.referees)
-        need = asked if unanimous else self.rule.majority(asked)
+        need = self.rule.needed(len(self.referees), unanimous)
         panel: list[tuple[HeardWord, ...]] = []
         agreeing = chosen = 0
         for referee in self.referees:
@@ -770,39 +764,23 @@ class VoskListener:
                 break
         return tuple(panel)
 
-    #: How long the room's level is remembered (seconds), and how many frames without voice
-    #: make it known (fewer, early in a speech: the quietest fifth of the audio kept instead).
-    ROOM_SECONDS = 12.0
-    ROOM_FRAMES = 16
-
-    def _keep_room(self, frames: Sequence[Frame]) -> None:
-        for frame in frames:
-            if not frame.speech:
-                self._room.append((frame.end, frame.level_db))
-        if self._room:
-            horizon = self._room[-1][0] - self.ROOM_SECONDS
-            while self._room[0][0] < horizon:
-                self._room.popleft()
-
     def _noisy_room(self) -> bool:
         """Whether the room's steady noise is within ``denoise_below_db`` of the speaker's
-        voice: the middle level of the frames in which the VAD heard no voice over the last
-        ``ROOM_SECONDS``; early in a speech, the quietest fifth of the kept audio by 32 ms
-        frames. (A player who talks on with few pauses leaves too little quiet in the audio
+        voice: the middle level of the frames in which the VAD heard no voice lately
+        (``AloneRule.room_level``); early in a speech, the quietest fifth of the kept audio by
+        32 ms frames. (A player who talks on with few pauses leaves too little quiet in the audio
         kept for its quietest fifth to be the room's: a quiet room was taken for a noisy one,
         where the referees' doubt is not allowed.)"""
-        speaker = self.rule.speaker_level()
-        if len(self._room) >= self.ROOM_FRAMES:
-            room = float(np.median([level for _, level in self._room]))
-            return speaker - room < self.tuning.denoise_below_db
-        size = FRAME
-        whole = len(self._audio) // size * size
-        if whole == 0:
-            return False
-        frames = self._audio[:whole].astype(np.float64).reshape(-1, size)
-        power = np.mean(frames**2, axis=1) / 32768.0**2
-        room = power_dbfs(float(np.percentile(power, 20)))
-        return speaker - room < self.tuning.denoise_below_db
+        room = self.rule.room_level()
+        if room is None:
+            size = FRAME
+            whole = len(self._audio) // size * size
+            if whole == 0:
+                return False
+            frames = self._audio[:whole].astype(np.float64).reshape(-1, size)
+            power = np.mean(frames**2, axis=1) / 32768.0**2
+            room = power_dbfs(float(np.percentile(power, 20)))
+        return self.rule.speaker_level() - room < self.tuning.denoise_below_db
 
     def _without_noise(
         self,
