@@ -426,3 +426,77 @@ def test_a_hearing_that_needs_the_whole_panel_ends_nothing_on_two_referees_of_th
     assert refused is not None and refused.verdict is Verdict.LOW_CONFIDENCE
     ended = rule.judge(utterance, said, 3.2, panel=[said, said, said], unanimous=True)
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+
+
+def in_noise(*spans: tuple[float, float, float, float, bool]) -> list[Frame]:
+    """Frames from (start, end, level, treble level, the VAD hears speech): a room that is
+    never silent."""
+    out = []
+    for start, end, level, treble, speech in spans:
+        t = start
+        while t < end - 1e-9:
+            out.append(Frame(t, min(end, t + STEP), speech, level, treble))
+            t += STEP
+    return out
+
+
+ROOM = (-31.0, -38.0)
+"""Pink noise at 10 dB under the speaker: its level, and its treble level (``Frame``)."""
+VOICE = (-18.0, -26.0)
+
+
+def test_the_vad_lingering_on_the_room_s_noise_after_a_sentence_does_not_eat_the_breath():
+    # «…нас», a breath of 0.3 s, «спасибо». The VAD goes on hearing speech for 0.16 s of the
+    # breath, in frames the room's rumble made louder (-29.5 dB) but whose treble is the
+    # room's: it leaves 0.16 s it calls quiet, and the sentence and the stop word were one
+    # stretch, too long to be a stop word.
+    lingering = (-29.5, -37.9)
+    frames = in_noise(
+        (0.0, 1.0, *ROOM, False),
+        (1.0, 2.4, *VOICE, True),
+        (2.4, 2.56, *lingering, True),
+        (2.56, 2.72, *ROOM, False),
+        (2.72, 3.3, *VOICE, True),
+        (3.3, 4.4, *ROOM, False),
+    )
+
+    [utterance] = AloneRule(STOP_WORDS).hear(frames)
+    assert abs(utterance.start - 2.72) < STEP and utterance.quiet_before >= 0.25
+
+    assert AloneRule(STOP_WORDS, AloneTuning(room_floor_db=0.0)).hear(frames) == []
+
+
+def test_a_soft_syllable_above_the_room_s_treble_is_the_speaker_s():
+    # The sentence's soft last syllable, 4 dB over the room's treble: «…нас, спасибо» with 0.1 s
+    # between is a sentence going on, and nothing is looked at.
+    soft = (-28.0, -34.0)
+    frames = in_noise(
+        (0.0, 1.0, *ROOM, False),
+        (1.0, 2.4, *VOICE, True),
+        (2.4, 2.56, *soft, True),
+        (2.56, 2.66, *ROOM, False),
+        (2.66, 3.2, *VOICE, True),
+        (3.2, 4.4, *ROOM, False),
+    )
+
+    assert AloneRule(STOP_WORDS).hear(frames) == []
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.floats(0.05, 2.5), st.floats(0.05, 1.5)),  # (voice, quiet) in turn
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_in_a_quiet_room_the_room_s_floor_changes_nothing(turns):
+    spans: list[tuple[float, float, float, float, bool]] = []
+    t = 0.0
+    for spoken, pause in turns:
+        spans.append((t, t + spoken, SPEAKER_DB, SPEAKER_DB - 8, True))
+        spans.append((t + spoken, t + spoken + pause, -65.0, -70.0, False))
+        t += spoken + pause
+    frames = in_noise(*spans)
+    without = AloneRule(STOP_WORDS, AloneTuning(room_floor_db=0.0)).hear(frames)
+    assert AloneRule(STOP_WORDS).hear(frames) == without

@@ -78,6 +78,10 @@ class Frame:
     """The VAD's verdict: a voice (anyone's), not noise."""
     level_db: float
     """Loudness of the frame (dBFS)."""
+    treble_db: float | None = None
+    """Loudness of the frame with its low tones taken down (dBFS; ``voice_in/vad.py``:
+    ``treble_dbfs``), None where unknown: a room's rumble and hiss measured so hardly move
+    from frame to frame, and a voice stands out of them (:attr:`AloneTuning.room_floor_db`)."""
 
 
 class Verdict(StrEnum):
@@ -123,6 +127,19 @@ class AloneTuning:
     """A stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
     room_margin_db: float = 12.0
     """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
+    room_floor_db: float = 1.0
+    """A frame that would carry a stretch of voice on must stand this much over the room's
+    treble level (``Frame.treble_db``; dB; 0: not asked). In steady noise the VAD goes on
+    hearing speech for a tenth of a second or more after the voice is gone (Silero's
+    probability fades from 0.99 to 0.5 over frames of the noise alone), and that ate the quiet
+    of a 0.3 s breath before «спасибо»: the sentence and the stop word became one stretch, too
+    long to be a stop word, or the quiet before it fell under ``quiet_before_seconds``. The
+    VAD lingers after a voice but does not come early, so a frame that would begin a stretch
+    is not asked: where words begin is the VAD's, as before (asked too, a word's soft onset in
+    white noise moved the look by a frame and changed what it heard, both ways). Chosen on the
+    tuned halves of seeds 18 and 20 (docs/HEARING.md, "Seventh pass"): stop words in pink
+    noise at 10 dB heard 87 → 92 of 96, at 5 dB 67 → 76; at 1.5 dB, asked of every frame, a
+    player was cut short in white noise."""
     quiet_before_seconds: float = 0.25
     """The speaker's quiet before the word: less, and the word ends a sentence (seconds)."""
     join_seconds: float = 0.2
@@ -177,7 +194,9 @@ class AloneRule:
 
     1. The VAD's frames (:meth:`hear`) are grouped into stretches of the speaker's voice
        (gaps under ``join_seconds`` are inside a word; voice more than ``room_margin_db``
-       quieter than the speaker is the room's).
+       quieter than the speaker is the room's, and so is a frame that would carry a stretch
+       on less than ``room_floor_db`` over the room's treble level: the VAD lingering on the
+       noise after a voice).
     2. A stretch is looked at only when it stands alone: at least ``quiet_before_seconds`` of
        the speaker's quiet before it, ``silence_seconds`` after it, and as long as a stop word
        (``shortest_word_seconds`` to ``longest_word_seconds``). :meth:`hear` returns it as an
@@ -215,8 +234,10 @@ class AloneRule:
     def reset(self) -> None:
         """Forget everything heard: a new speech begins."""
         self._levels: deque[tuple[float, float]] = deque()
-        self._room: deque[tuple[float, float]] = deque()
-        """(end, level in dBFS) of the frames the VAD heard no voice in, lately."""
+        self._room: deque[tuple[float, float, float | None]] = deque()
+        """(end, level, treble level in dBFS) of the frames the VAD heard no voice in, lately."""
+        self._room_treble_db = -math.inf
+        """:meth:`_room_treble` as of the last frame without voice."""
         self._speaker_db = -120.0
         self._run: tuple[float, float] | None = None
         self._before_run = math.inf
@@ -243,7 +264,7 @@ class AloneRule:
         lately; None until ``ROOM_FRAMES`` of them were heard."""
         if len(self._room) < self.ROOM_FRAMES:
             return None
-        return float(np.median([level for _, level in self._room]))
+        return float(np.median([level for _, level, _ in self._room]))
 
     def hear(self, frames: Sequence[Frame]) -> list[Utterance]:
         """Take the VAD's frames; the stretches of voice now ready for a second look."""
@@ -257,14 +278,18 @@ class AloneRule:
                     self._levels.popleft()
                 self._speaker_db = self.speaker_level()
             else:
-                self._room.append((frame.end, frame.level_db))
+                self._room.append((frame.end, frame.level_db, frame.treble_db))
                 horizon = frame.end - self.HISTORY_SECONDS
                 while self._room[0][0] < horizon:
                     self._room.popleft()
+                self._room_treble_db = self._room_treble()
             voice = frame.speech and frame.level_db >= self._speaker_db - tuning.room_margin_db
             run = self._run
+            going_on = run is not None and frame.start - run[1] <= tuning.join_seconds + 1e-6
+            if voice and going_on and not self._over_room(frame):
+                voice = False  # the VAD lingering after the voice, on the room's own noise
             if voice:
-                if run is not None and frame.start - run[1] <= tuning.join_seconds + 1e-6:
+                if run is not None and going_on:
                     self._run = (run[0], frame.end)
                 else:
                     if run is not None:
@@ -291,6 +316,19 @@ class AloneRule:
             if self._alone(run):
                 ready.append(Utterance(run[0], run[1], self._before_run))
         return ready
+
+    def _room_treble(self) -> float:
+        """The middle treble level of the frames without voice heard lately (dBFS; -inf while
+        fewer than ``ROOM_FRAMES`` of them tell it)."""
+        trebles = [treble for _, _, treble in self._room if treble is not None]
+        return float(np.median(trebles)) if len(trebles) >= self.ROOM_FRAMES else -math.inf
+
+    def _over_room(self, frame: Frame) -> bool:
+        """Whether ``frame`` stands ``room_floor_db`` over the room's treble level (or cannot be
+        told: no treble level known)."""
+        if frame.treble_db is None or self.tuning.room_floor_db <= 0:
+            return True
+        return frame.treble_db >= self._room_treble_db + self.tuning.room_floor_db
 
     def _alone(self, run: tuple[float, float]) -> bool:
         """Whether the stretch of voice ``run`` stands alone and is as long as a stop word."""
