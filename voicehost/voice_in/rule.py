@@ -128,18 +128,19 @@ class AloneTuning:
     room_margin_db: float = 12.0
     """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
     room_floor_db: float = 1.0
-    """A frame that would carry a stretch of voice on must stand this much over the room's
-    treble level (``Frame.treble_db``; dB; 0: not asked). In steady noise the VAD goes on
-    hearing speech for a tenth of a second or more after the voice is gone (Silero's
-    probability fades from 0.99 to 0.5 over frames of the noise alone), and that ate the quiet
-    of a 0.3 s breath before «спасибо»: the sentence and the stop word became one stretch, too
-    long to be a stop word, or the quiet before it fell under ``quiet_before_seconds``. The
-    VAD lingers after a voice but does not come early, so a frame that would begin a stretch
-    is not asked: where words begin is the VAD's, as before (asked too, a word's soft onset in
-    white noise moved the look by a frame and changed what it heard, both ways). Chosen on the
-    tuned halves of seeds 18 and 20 (docs/HEARING.md, "Seventh pass"): stop words in pink
-    noise at 10 dB heard 87 → 92 of 96, at 5 dB 67 → 76; at 1.5 dB, asked of every frame, a
-    player was cut short in white noise."""
+    """In a room of steady rumble, the voice stands this much over the room's treble level
+    (``Frame.treble_db``; dB; 0: not asked). There the VAD goes on hearing speech for a tenth
+    of a second or more after the voice is gone (Silero's probability fades from 0.99 to 0.5
+    over frames of the noise alone), and that ate the quiet of a 0.3 s breath before
+    «спасибо»: the sentence and the stop word became one stretch, too long to be a stop word,
+    or the quiet before it fell under ``quiet_before_seconds``. So when the VAD falls silent,
+    the frames it heard last that stood no higher than this over the room's treble are taken
+    back from the stretch: they were its lingering, not the voice. Only then: a pause between
+    two words that the VAD hears through is the sentence going on, whatever the level (taken
+    for quiet, on held-out seed 36, it let a sentence's last words end a speech). Only in a
+    room whose treble level is steadier than its full level (``AloneRule.STEADIER``): in hiss
+    a soft syllable's treble sinks into the noise's. Chosen on the tuned halves of seeds 18
+    and 20 (docs/HEARING.md, "Seventh pass")."""
     quiet_before_seconds: float = 0.25
     """The speaker's quiet before the word: less, and the word ends a sentence (seconds)."""
     join_seconds: float = 0.2
@@ -194,9 +195,9 @@ class AloneRule:
 
     1. The VAD's frames (:meth:`hear`) are grouped into stretches of the speaker's voice
        (gaps under ``join_seconds`` are inside a word; voice more than ``room_margin_db``
-       quieter than the speaker is the room's, and so is a frame that would carry a stretch
-       on less than ``room_floor_db`` over the room's treble level: the VAD lingering on the
-       noise after a voice).
+       quieter than the speaker is the room's, and so are the frames the VAD heard last before
+       it fell silent, in a rumble, when they stood less than ``room_floor_db`` over the
+       room's treble level: its lingering on the noise after a voice).
     2. A stretch is looked at only when it stands alone: at least ``quiet_before_seconds`` of
        the speaker's quiet before it, ``silence_seconds`` after it, and as long as a stop word
        (``shortest_word_seconds`` to ``longest_word_seconds``). :meth:`hear` returns it as an
@@ -216,6 +217,12 @@ class AloneRule:
     SPEAKER_PERCENTILE = 90
     ROOM_FRAMES = 16
     """Frames without voice that make the room's level known (:meth:`room_level`)."""
+    STEADIER = 0.5
+    """The room's treble level is trusted (``room_floor_db``) only where its frames spread over
+    less than this share of their full levels' spread (interquartile ranges): a room's rumble
+    (pink noise, a fan, traffic) carries its power in a few low tones, 0.08 to 0.25 on the
+    listening set; in hiss the treble is where the noise is, and in quiet, voices or murmur it
+    is no steadier: 0.37 to 1.9."""
 
     def __init__(self, stop_words: Iterable[str], tuning: AloneTuning | None = None) -> None:
         self.stop_words = frozenset(word.casefold() for word in stop_words)
@@ -238,6 +245,8 @@ class AloneRule:
         """(end, level, treble level in dBFS) of the frames the VAD heard no voice in, lately."""
         self._room_treble_db = -math.inf
         """:meth:`_room_treble` as of the last frame without voice."""
+        self._over_room_to = -math.inf
+        """Where the last frame of the current stretch that stood over the room ended."""
         self._speaker_db = -120.0
         self._run: tuple[float, float] | None = None
         self._before_run = math.inf
@@ -285,19 +294,23 @@ class AloneRule:
                 self._room_treble_db = self._room_treble()
             voice = frame.speech and frame.level_db >= self._speaker_db - tuning.room_margin_db
             run = self._run
-            going_on = run is not None and frame.start - run[1] <= tuning.join_seconds + 1e-6
-            if voice and going_on and not self._over_room(frame):
-                voice = False  # the VAD lingering after the voice, on the room's own noise
             if voice:
-                if run is not None and going_on:
+                if run is not None and frame.start - run[1] <= tuning.join_seconds + 1e-6:
                     self._run = (run[0], frame.end)
+                    if self._over_room(frame):
+                        self._over_room_to = frame.end
                 else:
                     if run is not None:
                         self._last_end = run[1]
                     self._before_run = frame.start - self._last_end
                     self._run = (frame.start, frame.end)
+                    self._over_room_to = frame.end
                 self._spoke_on(self._run)
                 continue
+            if run is not None and not frame.speech and self._over_room_to < run[1]:
+                # The VAD fell silent: the frames it heard last, no louder than the room, were
+                # its lingering on the noise after the voice, not the voice.
+                self._run = run = (run[0], self._over_room_to)
             quiet = frame.end - run[1] - tuning.tail_seconds if run is not None else 0.0
             if run is None:
                 continue
@@ -318,10 +331,16 @@ class AloneRule:
         return ready
 
     def _room_treble(self) -> float:
-        """The middle treble level of the frames without voice heard lately (dBFS; -inf while
-        fewer than ``ROOM_FRAMES`` of them tell it)."""
-        trebles = [treble for _, _, treble in self._room if treble is not None]
-        return float(np.median(trebles)) if len(trebles) >= self.ROOM_FRAMES else -math.inf
+        """The middle treble level of the frames without voice heard lately (dBFS), where it
+        is at least ``1 / STEADIER`` times as steady as their full level; else, or while fewer
+        than ``ROOM_FRAMES`` of them tell it, -inf."""
+        room = [(level, treble) for _, level, treble in self._room if treble is not None]
+        if len(room) < self.ROOM_FRAMES:
+            return -math.inf
+        levels = np.array(room)
+        low, middle, high = np.percentile(levels, (25, 50, 75), axis=0)
+        spread = high - low
+        return float(middle[1]) if spread[1] < self.STEADIER * spread[0] else -math.inf
 
     def _over_room(self, frame: Frame) -> bool:
         """Whether ``frame`` stands ``room_floor_db`` over the room's treble level (or cannot be
