@@ -8,6 +8,8 @@ it, and not because the table murmurs afterwards.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -148,22 +150,29 @@ def _one_sound_from(key: str, stops: list[str]) -> bool:
     )
 
 
-@settings(max_examples=200, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.floats(0.05, 2.5), st.floats(0.05, 1.5)),  # (voice, quiet) in turn
-        min_size=1,
-        max_size=8,
-    )
+TURNS = st.lists(
+    st.tuples(st.floats(0.05, 2.5), st.floats(0.05, 1.5)),  # (voice, quiet) in turn
+    min_size=1,
+    max_size=8,
 )
-def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(turns):
-    rule = AloneRule(STOP_WORDS)
+
+
+def spans_of(turns: list[tuple[float, float]]) -> list[tuple[float, float, float | None]]:
+    """(start, end, level) spans for ``timeline``: the speaker's voice and quiet in turn."""
     spans: list[tuple[float, float, float | None]] = []
     t = 0.0
     for spoken, pause in turns:
         spans.append((t, t + spoken, SPEAKER_DB))
         spans.append((t + spoken, t + spoken + pause, None))
         t += spoken + pause
+    return spans
+
+
+@settings(max_examples=200, deadline=None)
+@given(TURNS)
+def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(turns):
+    rule = AloneRule(STOP_WORDS)
+    spans = spans_of(turns)
     frames = timeline(*spans)
     ready = looks(rule, frames)
     voiced = [f for f in frames if f.speech]
@@ -452,20 +461,26 @@ ROOM = (-31.0, -38.0)
 VOICE = (-18.0, -26.0)
 
 
+def sentence_tail_pause_word(tail: tuple[float, float], pause: float) -> list[Frame]:
+    """In pink noise: a sentence, 0.16 s the VAD hears as speech at ``tail`` (level, treble),
+    ``pause`` seconds it hears no speech in, then a word said on its own."""
+    word = 2.56 + pause
+    return in_noise(
+        (0.0, 1.0),
+        (1.0, 2.4, *VOICE, True),
+        (2.4, 2.56, *tail, True),
+        (2.56, word),
+        (word, word + 0.58, *VOICE, True),
+        (word + 0.58, word + 1.7),
+    )
+
+
 def test_the_vad_lingering_on_the_room_s_noise_after_a_sentence_does_not_eat_the_breath():
     # «…нас», a breath of 0.3 s, «спасибо». The VAD goes on hearing speech for 0.16 s of the
     # breath, in frames the room's rumble made louder (-29.5 dB) but whose treble is the
     # room's: it leaves 0.16 s it calls quiet, and the sentence and the stop word were one
     # stretch, too long to be a stop word.
-    lingering = (-29.5, -37.9)
-    frames = in_noise(
-        (0.0, 1.0),
-        (1.0, 2.4, *VOICE, True),
-        (2.4, 2.56, *lingering, True),
-        (2.56, 2.72),
-        (2.72, 3.3, *VOICE, True),
-        (3.3, 4.4),
-    )
+    frames = sentence_tail_pause_word((-29.5, -37.9), 0.16)
 
     [utterance] = AloneRule(STOP_WORDS).hear(frames)
     assert abs(utterance.start - 2.72) < STEP and utterance.quiet_before >= 0.25
@@ -497,15 +512,7 @@ def test_in_hiss_the_frames_the_vad_hears_last_stay_the_speaker_s():
 def test_a_soft_syllable_above_the_room_s_treble_is_the_speaker_s():
     # The sentence's soft last syllable, 4 dB over the room's treble: «…нас, спасибо» with 0.1 s
     # between is a sentence going on, and nothing is looked at.
-    soft = (-28.0, -34.0)
-    frames = in_noise(
-        (0.0, 1.0),
-        (1.0, 2.4, *VOICE, True),
-        (2.4, 2.56, *soft, True),
-        (2.56, 2.66),
-        (2.66, 3.2, *VOICE, True),
-        (3.2, 4.4),
-    )
+    frames = sentence_tail_pause_word((-28.0, -34.0), 0.1)
 
     assert AloneRule(STOP_WORDS).hear(frames) == []
 
@@ -538,20 +545,11 @@ def test_a_pause_between_words_the_vad_hears_through_keeps_the_sentence_whole():
 
 
 @settings(max_examples=100, deadline=None)
-@given(
-    st.lists(
-        st.tuples(st.floats(0.05, 2.5), st.floats(0.05, 1.5)),  # (voice, quiet) in turn
-        min_size=1,
-        max_size=8,
-    )
-)
+@given(TURNS)
 def test_in_a_quiet_room_the_room_s_floor_changes_nothing(turns):
-    spans: list[tuple[float, float, float, float, bool]] = []
-    t = 0.0
-    for spoken, pause in turns:
-        spans.append((t, t + spoken, SPEAKER_DB, SPEAKER_DB - 8, True))
-        spans.append((t + spoken, t + spoken + pause, -65.0, -70.0, False))
-        t += spoken + pause
-    frames = in_noise(*spans)
+    frames = [
+        replace(frame, treble_db=frame.level_db - (8 if frame.speech else 5))
+        for frame in timeline(*spans_of(turns))
+    ]
     without = AloneRule(STOP_WORDS, AloneTuning(room_floor_db=0.0)).hear(frames)
     assert AloneRule(STOP_WORDS).hear(frames) == without

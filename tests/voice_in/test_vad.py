@@ -44,8 +44,29 @@ def test_steady_pink_noise_measured_without_its_low_tones_hardly_moves(seed, lev
 
     full, treble = frame_levels(samples)
 
-    # A frame of the room is known to half a dB, where its full level moves by more than one.
+    # A frame of the room is known to half a dB, where its full level moves by more than one;
+    # so the rule trusts the treble level in such a room (``AloneRule.STEADIER``).
     assert np.std(treble) < min(0.5, np.std(full) / 2)
+    assert spread(treble) < AloneRule.STEADIER * spread(full)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**31), st.floats(-50.0, -20.0))
+def test_hiss_measured_without_its_low_tones_is_no_steadier(seed, level):
+    # So the rule does not trust the treble level in hiss (``AloneRule.STEADIER``): a soft
+    # syllable's treble sinks into white noise's.
+    rng = np.random.default_rng(seed)
+    noise = rng.normal(size=RATE * 4) * 32768 * 10 ** (level / 20)
+    samples = np.clip(np.round(noise), -32768, 32767).astype(np.int16)
+
+    full, treble = frame_levels(samples)
+
+    assert spread(treble) >= AloneRule.STEADIER * spread(full)
+
+
+def spread(levels: np.ndarray) -> float:
+    low, high = np.percentile(levels, (25, 75))
+    return float(high - low)
 
 
 @settings(max_examples=200, deadline=None)

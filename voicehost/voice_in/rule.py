@@ -221,8 +221,8 @@ class AloneRule:
     """The room's treble level is trusted (``room_floor_db``) only where its frames spread over
     less than this share of their full levels' spread (interquartile ranges): a room's rumble
     (pink noise, a fan, traffic) carries its power in a few low tones, 0.08 to 0.25 on the
-    listening set; in hiss the treble is where the noise is, and in quiet, voices or murmur it
-    is no steadier: 0.37 to 1.9."""
+    listening set; in hiss the treble is where the noise is, and in quiet or babble it is no
+    steadier: 0.73 to 1.9 (a murmur of voices after the stop word, once begun, 0.37 and more)."""
 
     def __init__(self, stop_words: Iterable[str], tuning: AloneTuning | None = None) -> None:
         self.stop_words = frozenset(word.casefold() for word in stop_words)
@@ -243,8 +243,8 @@ class AloneRule:
         self._levels: deque[tuple[float, float]] = deque()
         self._room: deque[tuple[float, float, float | None]] = deque()
         """(end, level, treble level in dBFS) of the frames the VAD heard no voice in, lately."""
-        self._room_treble_db = -math.inf
-        """:meth:`_room_treble` as of the last frame without voice."""
+        self._room_treble_db: float | None = None
+        """:meth:`_room_treble` since the last frame without voice (None: not asked since)."""
         self._over_room_to = -math.inf
         """Where the last frame of the current stretch that stood over the room ended."""
         self._speaker_db = -120.0
@@ -291,7 +291,7 @@ class AloneRule:
                 horizon = frame.end - self.HISTORY_SECONDS
                 while self._room[0][0] < horizon:
                     self._room.popleft()
-                self._room_treble_db = self._room_treble()
+                self._room_treble_db = None  # known again when a voice next asks for it
             voice = frame.speech and frame.level_db >= self._speaker_db - tuning.room_margin_db
             run = self._run
             if voice:
@@ -347,6 +347,8 @@ class AloneRule:
         told: no treble level known)."""
         if frame.treble_db is None or self.tuning.room_floor_db <= 0:
             return True
+        if self._room_treble_db is None:
+            self._room_treble_db = self._room_treble()
         return frame.treble_db >= self._room_treble_db + self.tuning.room_floor_db
 
     def _alone(self, run: tuple[float, float]) -> bool:
