@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from voicehost.clips import FLOOR_DBFS, level_dbfs
+from voicehost.clips import FLOOR_DBFS, level_dbfs, treble_dbfs
 from voicehost.errors import MissingDependency
 from voicehost.testing import listening_set
 from voicehost.voice_in.rule import AloneRule, AloneTuning
-from voicehost.voice_in.vad import FrameMeter, make_detector, treble_dbfs
+from voicehost.voice_in.vad import FrameMeter, make_detector
 
 RATE = 16000
 FRAME = 512

@@ -79,7 +79,7 @@ class Frame:
     level_db: float
     """Loudness of the frame (dBFS)."""
     treble_db: float | None = None
-    """Loudness of the frame with its low tones taken down (dBFS; ``voice_in/vad.py``:
+    """Loudness of the frame with its low tones taken down (dBFS; ``clips.py``:
     ``treble_dbfs``), None where unknown: a room's rumble and hiss measured so hardly move
     from frame to frame, and a voice stands out of them (:attr:`AloneTuning.room_floor_db`)."""
 

@@ -23,7 +23,7 @@ from typing import Protocol
 
 import numpy as np
 
-from voicehost.clips import level_dbfs
+from voicehost.clips import level_dbfs, treble_dbfs
 from voicehost.errors import MissingDependency, VoicehostError
 from voicehost.voice_in.rule import Frame
 
@@ -127,20 +127,6 @@ class WebRtcDetector:
 
     def reset(self) -> None:
         """WebRTC's VAD keeps only a short history; nothing to forget."""
-
-
-TREBLE = 0.95
-"""Each sample less this much of the one before: low tones down by up to 26 dB, high ones up
-by 6 dB (pre-emphasis, as speech recognisers hear)."""
-
-
-def treble_dbfs(chunk: np.ndarray) -> float:
-    """The level (dBFS) of ``chunk`` with its low tones taken down (:data:`TREBLE`). Pink noise
-    and a room's rumble carry their power in a few low tones, so a 32 ms frame of them is
-    louder or softer by chance (2 dB from frame to frame on the listening set's pink noise at
-    10 dB); with those tones down, 0.3 dB: a frame of the room is told from a voice to a dB."""
-    values = chunk.astype(np.float64) / 32768.0  # int16 at full scale
-    return level_dbfs(values[1:] - TREBLE * values[:-1] if len(values) > 1 else values)
 
 
 def make_detector(name: str, sample_rate: int, aggressiveness: int = 2) -> VoiceDetector:
