@@ -286,6 +286,44 @@ def test_a_referee_that_cannot_tell_the_stop_word_from_its_ordinary_word_refuses
     assert doubt.phrase == "listen_only_doubt" and not rule.ended
 
 
+def test_a_click_heard_as_a_word_is_taken_out_and_a_word_as_long_as_a_word_is_not():
+    # The burst at «спасибо»'s start, heard by a grammar of ordinary words as «ганс» in its
+    # first 0.1 s: voice that short is no word. 0.2 s of the voice (shortest_word_seconds) is.
+    utterance = Utterance(2.0, 2.9, 0.5)
+    thanks = HeardWord("спасибо", 2.1, 2.85)
+    rule = AloneRule(STOP_WORDS)
+
+    assert rule.without_clicks(utterance, [HeardWord("ганс", 1.9, 2.1), thanks]) == (thanks,)
+    said = [HeardWord("пятый", 1.9, 2.2), thanks]
+    assert rule.without_clicks(utterance, said) == tuple(said)
+    # A stop word is never a click, however short (the rule's other tests judge it).
+    short = (HeardWord("пас", 2.0, 2.05),)
+    assert rule.without_clicks(utterance, short) == short
+    longer = AloneRule(STOP_WORDS, AloneTuning(shortest_word_seconds=0.35))
+    assert longer.without_clicks(utterance, said) == (thanks,)
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["спасибо", "пас", "ганс", "пятый"]),
+            st.floats(0, 4, allow_nan=False),
+            st.floats(0, 1.5, allow_nan=False),
+        ),
+        max_size=6,
+    )
+)
+def test_taking_clicks_out_keeps_every_stop_word_and_every_word_long_enough(spans):
+    utterance = Utterance(1.0, 2.5, 0.5)
+    words = [HeardWord(text, start, start + length) for text, start, length in spans]
+    kept = AloneRule(STOP_WORDS).without_clicks(utterance, words)
+    assert [w for w in words if w.word in STOP_WORDS] == [w for w in kept if w.word in STOP_WORDS]
+    for word in kept:
+        inside = min(word.end, utterance.end) - max(word.start, utterance.start)
+        assert word.word in STOP_WORDS or inside >= 0.2 - 1e-6
+    assert list(kept) == [w for w in words if w in kept]  # in the order heard
+
+
 def test_a_stop_word_stretched_over_the_quiet_of_cleaned_audio_ends_nothing():
     # Cleaning the room's hiss out leaves a residue in the quiet before a short «да»; the
     # decoder stretches a stop word over it, from the cleaned audio's very first sample.

@@ -251,6 +251,27 @@ def test_listen_says_which_hearing_heard_each_word(capsys):
     assert json.loads(capsys.readouterr().out)["hearing"] == "cleaned"
 
 
+def test_listen_marks_a_word_taken_for_a_click(capsys):
+    # A host reading «ганс» before «спасибо» and then «said on its own» is told why: the rule
+    # took that word for a click (under 0.2 s of the voice), in the game's language.
+    from voicehost.cli.listen import Printer
+    from voicehost.phrases import PhraseBook
+    from voicehost.voice_in.rule import HeardWord
+    from voicehost.voice_in.vosk_listener import CAPTURED, WordsHeard
+
+    click, thanks = HeardWord("ганс", 2.9, 3.05, 0.5), HeardWord("спасибо", 3.05, 3.6, 0.9)
+    Printer(as_json=False, book=PhraseBook.load("ru"))(
+        WordsHeard((click, thanks), CAPTURED, (click,))
+    )
+    first, second = capsys.readouterr().out.splitlines()
+    assert "ганс" in first and "щелчок, а не слово: меньше 0.2 с голоса" in first
+    assert second.endswith("спасибо  (0.90)")
+
+    Printer(as_json=True)(WordsHeard((click, thanks), CAPTURED, (click,)))
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["click"] for line in lines] == [True, False]
+
+
 def test_listen_warns_when_this_machine_looks_longer_than_the_window(capsys):
     # On a slow machine (a Pi) a look that outlasts the quiet left in the window delays the
     # end by as much: the host is told how often and by how much, and what lightens it.

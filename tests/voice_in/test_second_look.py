@@ -112,10 +112,31 @@ class TornReferee:
         return Hypothesis(ganz, True, ((30.0, ganz), (30.0 - self.behind, thanks)))
 
 
+@dataclass
+class ClickReferee(StandIn):
+    """A referee that hears an ordinary word in the first ``click`` seconds of the voice
+    (the clip holds 0.2 s of quiet before it), then «спасибо» over the rest."""
+
+    click: float = 0.1
+
+    def finish(self) -> Hypothesis:
+        clip = np.concatenate(self._clip)
+        voice = 0.2 + self.click
+        heard = (
+            HeardWord("ганс", 0.15, voice),
+            HeardWord("спасибо", voice, len(clip) / RATE - 0.2),
+        )
+        return Hypothesis(heard, True, ((30.0, heard),))
+
+
+def clicking(click: float) -> ClickReferee:
+    return ClickReferee(lambda clip: True, [0.0], click=click)
+
+
 def run(
     samples: np.ndarray,
     hears: Callable[[np.ndarray], bool],
-    referees: list[Callable[[np.ndarray], bool] | TornReferee],
+    referees: list[Callable[[np.ndarray], bool] | TornReferee | ClickReferee],
     tuning: ListenerTuning,
     margin: float = 0.2,
 ) -> tuple[list[Decision], StandIn, list[Any]]:
@@ -123,7 +144,7 @@ def run(
     referee when its judge says so (or a ``TornReferee`` as it is)."""
     now = [0.0]
     main = StandIn(hears, now, margin=margin)
-    panel = [r if isinstance(r, TornReferee) else StandIn(r, now) for r in referees]
+    panel = [r if isinstance(r, (TornReferee, StandIn)) else StandIn(r, now) for r in referees]
     decided: list[Decision] = []
 
     def on_event(event: ListenerEvent) -> None:
@@ -303,6 +324,30 @@ def test_in_a_quiet_room_referees_that_cannot_choose_do_not_refuse_a_stop_word()
     # noise are heard as stop words nearly as often as they are refused).
     hiss = recording(hiss=2000)
     assert ended(torn_run(hiss, 0.5, ListenerTuning(referee_doubt=1.0, denoise=0.0))) == []
+
+
+def test_in_a_quiet_room_a_click_a_referee_heard_as_a_word_does_not_refuse_a_stop_word():
+    # A referee's ordinary words give the burst at a clear «спасибо»'s start a word of its own
+    # (the proxy's 뛰어 in the first 0.1 s of 감사합니다): voice that short is no word, and
+    # two referees hearing «спасибо» after it end the speech in a quiet room.
+    quiet = recording(hiss=0)
+    one = [lambda clip: True]
+
+    assert (
+        len(ended(run(quiet, lambda clip: True, one + [clicking(0.1)] * 2, ListenerTuning())[0]))
+        == 1
+    )
+    # A word as long as a word (0.25 s of the voice) was said: the two refuse.
+    decided = run(quiet, lambda clip: True, one + [clicking(0.25)] * 2, ListenerTuning())[0]
+    assert ended(decided) == [] and "«ганс», «спасибо»" in decided[-1].reason
+    # In hiss a short word heard is not taken for a click: a short word said alone in noise
+    # is heard so as often as a stop word is.
+    hiss = recording(hiss=600)
+    clicks = one + [clicking(0.1)] * 2
+    assert ended(run(hiss, lambda clip: True, clicks, ListenerTuning(denoise=0.0))[0]) == []
+    assert (
+        len(ended(run(hiss, lambda clip: True, [one[0]] * 3, ListenerTuning(denoise=0.0))[0])) == 1
+    )
 
 
 def talkative(hiss: float) -> np.ndarray:

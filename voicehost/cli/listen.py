@@ -30,7 +30,7 @@ from voicehost.config import Settings
 from voicehost.errors import VoicehostError
 from voicehost.voice_in.microphone import AudioBlock, AudioSource, MicrophoneSource, wav_source
 from voicehost.voice_in.models import find_model, install_hint
-from voicehost.voice_in.rule import Decision, Verdict
+from voicehost.voice_in.rule import AloneTuning, Decision, Verdict
 from voicehost.voice_in.takes import LabelledTake, Tally, read_takes, score
 from voicehost.voice_in.vosk_listener import (
     CAPTURED,
@@ -119,9 +119,13 @@ class Printer:
                         end=end,
                         confidence=round(word.confidence, 3),
                         hearing=event.hearing,
+                        click=word in event.clicks,
                     )
                 else:
                     line = f"{start:8.2f}–{end:.2f}  {word.word}  ({word.confidence:.2f})"
+                    if word in event.clicks:
+                        shortest = f"{AloneTuning.shortest_word_seconds:.1f}"
+                        line += "  " + self.book.screen("listen_click", {"seconds": shortest})
                     if event.hearing != CAPTURED:
                         key = "listen_hearing_cleaned"
                         if event.hearing == CLEANED_HARDER:

@@ -384,6 +384,25 @@ class AloneRule:
                 kept.append(word)
         return kept
 
+    def without_clicks(
+        self, utterance: Utterance, words: Sequence[HeardWord]
+    ) -> tuple[HeardWord, ...]:
+        """``words`` less each word other than a stop word that takes up less of the
+        utterance's voice than ``shortest_word_seconds``: voice that short is a click, a smack
+        of the lips or the burst of the word's first sound, not a word said (:meth:`hear`
+        passes over it too), but a grammar of ordinary words gives it one of theirs: a referee
+        heard 뛰어 in the first 0.1 s of a clear 감사합니다, then 감사합니다. For a quiet room
+        only (the Listener's choice): in noise a short word heard is the likelier sign that
+        something other than a stop word was said (a short word said alone in hiss ended a
+        speech once its 0.2 s were taken for a click; docs/HEARING.md, "Eighth pass")."""
+        shortest = self.tuning.shortest_word_seconds - 1e-6
+        return tuple(
+            word
+            for word in words
+            if self.is_stop_word(word.word)
+            or min(word.end, utterance.end) - max(word.start, utterance.start) >= shortest
+        )
+
     @staticmethod
     def unheard(utterance: Utterance, words: Sequence[HeardWord]) -> float:
         """Seconds of the utterance's voice that none of ``words`` covers."""

@@ -314,6 +314,9 @@ class WordsHeard:
     hearing: str = CAPTURED
     """Which hearing of the second look: ``CAPTURED``, ``CLEANED``, ``CLEANED_HARDER`` or
     ``CLEANED_SMOOTHLY``."""
+    clicks: tuple[HeardWord, ...] = ()
+    """Those of ``words`` the rule took for clicks, not words (in a quiet room:
+    ``AloneRule.without_clicks``)."""
 
 
 @dataclass(frozen=True)
@@ -340,8 +343,9 @@ Evidence = tuple[
 """What a second look heard: the words, each referee's words (none when not asked), for a
 hearing cleaned of the room's noise the times the cleaned audio runs from and to, and whether
 every referee must agree (the last hearing, made only because the others ended nothing)."""
-Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...]], ...]]
-"""A second look: its evidence, and the words of each hearing made (for the listening tool)."""
+Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]], ...]]
+"""A second look: its evidence, and the words of each hearing made with those taken for
+clicks (for the listening tool)."""
 
 
 @dataclass(frozen=True)
@@ -657,8 +661,9 @@ class VoskListener:
         if look is None:
             return None
         (words, panel, cleaned, unanimous), hearings = look
-        for hearing, heard in hearings:  # told now: a stretch the speaker talked on after is not
-            self._report(WordsHeard(tuple(self._on_clock(word) for word in heard), hearing))
+        for hearing, heard, clicks in hearings:  # told now: not for a stretch talked on after
+            heard, clicks = (tuple(self._on_clock(word) for word in w) for w in (heard, clicks))
+            self._report(WordsHeard(heard, hearing, clicks))
         return self.rule.judge(
             utterance, words, now, panel=panel, cleaned=cleaned, unanimous=unanimous
         )
@@ -687,19 +692,20 @@ class VoskListener:
             return None
         found: Evidence | None = None
         told = -1  # how telling ``found`` is (``_telling``)
-        hearings: list[tuple[str, tuple[HeardWord, ...]]] = []
+        hearings: list[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]]] = []
         noisy = self._noisy_room()
-        doubt = 0.0 if noisy else self.tuning.referee_doubt
         for hearing, clip in self._hearings(first, last, noisy):
-            words = self._decode(self.recognizer, clip, start)
-            if words:
-                hearings.append((hearing, words))
+            heard = self._decode(self.recognizer, clip, start)
+            # In a quiet room a click is no word (AloneRule.without_clicks).
+            words = heard if noisy else self.rule.without_clicks(utterance, heard)
+            if heard:
+                hearings.append((hearing, heard, tuple(w for w in heard if w not in words)))
             cleaned = None if hearing == CAPTURED else (start, start + len(clip) / rate)
             # The smooth cleaning is the last resort, after three hearings that ended nothing:
             # only a panel that agrees whole lets it end a speech (two of three let a sentence's
             # middle heard as 감사합니다 in hiss cut a player short, seed 31's held-out half).
             unanimous = hearing == CLEANED_SMOOTHLY
-            panel = self._ask_panel(utterance, words, clip, start, cleaned, doubt, unanimous)
+            panel = self._ask_panel(utterance, words, clip, start, cleaned, noisy, unanimous)
             evidence = (words, panel, cleaned, unanimous)
             telling = self._telling(utterance, evidence)
             if telling > told:
@@ -742,20 +748,22 @@ class VoskListener:
         clip: np.ndarray,
         start: float,
         cleaned: tuple[float, float] | None,
-        doubt: float,
+        noisy: bool,
         unanimous: bool = False,
     ) -> tuple[tuple[HeardWord, ...], ...]:
         """The referees' hearings of ``clip``, asked one by one until a majority (or, when
         ``unanimous``, every one of them) is reached either way; none when the words need no
-        referee or end nothing whatever it says. Each referee's other hearings scored within
-        ``doubt`` of its best are kept with it (:class:`Refereed`)."""
+        referee or end nothing whatever it says. In a quiet room, each referee's other
+        hearings scored within ``referee_doubt`` of its best are kept with it
+        (:class:`Refereed`), and clicks heard as words are no words
+        (:meth:`AloneRule.without_clicks`); in a ``noisy`` one, neither."""
         if not self.referees or not self.rule.needs_panel(utterance, words, cleaned):
             return ()
         need = self.rule.needed(len(self.referees), unanimous)
         panel: list[tuple[HeardWord, ...]] = []
         agreeing = chosen = 0
         for referee in self.referees:
-            heard = self._refereed(referee, clip, start, doubt)
+            heard = self._refereed(referee, utterance, clip, start, noisy)
             panel.append(heard)
             agreeing += self.rule.agreed(utterance, heard)
             chosen += self.rule.agreed(utterance, heard, doubting=False)
@@ -799,16 +807,26 @@ class VoskListener:
         return cleaned[first - wider : last - wider]
 
     def _refereed(
-        self, referee: StopWordRecognizer, clip: np.ndarray, start: float, doubt: float
+        self,
+        referee: StopWordRecognizer,
+        utterance: Utterance,
+        clip: np.ndarray,
+        start: float,
+        noisy: bool,
     ) -> Refereed:
-        """What ``referee`` heard in ``clip``, with its other hearings scored within ``doubt``
-        of its best."""
+        """What ``referee`` heard in ``clip`` (``utterance`` with its padding); in a quiet
+        room with its other hearings scored within ``referee_doubt`` of its best, and without
+        the clicks it heard as words."""
         heard = self._heard(referee, clip, start)
+        if noisy:
+            return Refereed(heard.words)
+        doubt = self.tuning.referee_doubt
         best = max((score for score, _ in heard.alternatives), default=0.0)
         close = [
             words for score, words in heard.alternatives[1:] if doubt > 0 and score >= best - doubt
         ]
-        return Refereed(heard.words, close)
+        tidy = self.rule.without_clicks
+        return Refereed(tidy(utterance, heard.words), [tidy(utterance, c) for c in close])
 
     @classmethod
     def _decode(
