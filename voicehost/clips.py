@@ -230,7 +230,11 @@ def _full_scale(samples: npt.NDArray[np.generic]) -> npt.NDArray[np.float64]:
 
 def level_dbfs(samples: npt.NDArray[np.generic]) -> float:
     """The RMS level of int16 or float samples in dBFS (``FLOOR_DBFS`` for none or silence)."""
-    values = _full_scale(samples)
+    return _rms_dbfs(_full_scale(samples))
+
+
+def _rms_dbfs(values: npt.NDArray[np.float64]) -> float:
+    """:func:`level_dbfs` of samples already at full scale 1.0."""
     return power_dbfs(float(np.mean(values * values))) if values.size else FLOOR_DBFS
 
 
@@ -246,7 +250,7 @@ def treble_dbfs(samples: npt.NDArray[np.generic]) -> float:
     set's pink noise at 10 dB); with those tones down, 0.3 dB: a frame of the room is told from
     a voice to a dB (``voice_in/rule.py``, ``room_floor_db``)."""
     values = _full_scale(samples)
-    return level_dbfs(values[1:] - TREBLE * values[:-1] if len(values) > 1 else values)
+    return _rms_dbfs(values[1:] - TREBLE * values[:-1] if len(values) > 1 else values)
 
 
 def frame_levels_dbfs(samples: npt.NDArray[np.generic], frame: int) -> npt.NDArray[np.float64]:
