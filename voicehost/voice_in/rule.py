@@ -374,15 +374,20 @@ class AloneRule:
             self.spoke_on_at = run[1]
 
     @staticmethod
-    def within(utterance: Utterance, words: Sequence[HeardWord]) -> list[HeardWord]:
+    def inside(utterance: Utterance, word: HeardWord) -> float:
+        """Seconds of the utterance's voice that ``word`` takes up (negative: none, that far
+        away)."""
+        return min(word.end, utterance.end) - max(word.start, utterance.start)
+
+    @classmethod
+    def within(cls, utterance: Utterance, words: Sequence[HeardWord]) -> list[HeardWord]:
         """The words said in the utterance's voice: a word lying mostly in the quiet decoded
         around it (noise before or after the voice) is the noise's, not the speaker's."""
-        kept = []
-        for word in words:
-            inside = min(word.end, utterance.end) - max(word.start, utterance.start)
-            if inside >= 0.5 * max(word.end - word.start, 1e-6):
-                kept.append(word)
-        return kept
+        return [
+            word
+            for word in words
+            if cls.inside(utterance, word) >= 0.5 * max(word.end - word.start, 1e-6)
+        ]
 
     def without_clicks(
         self, utterance: Utterance, words: Sequence[HeardWord]
@@ -399,8 +404,7 @@ class AloneRule:
         return tuple(
             word
             for word in words
-            if self.is_stop_word(word.word)
-            or min(word.end, utterance.end) - max(word.start, utterance.start) >= shortest
+            if self.is_stop_word(word.word) or self.inside(utterance, word) >= shortest
         )
 
     @staticmethod
