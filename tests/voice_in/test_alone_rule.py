@@ -206,6 +206,47 @@ def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(
         assert 0.2 - 1e-6 <= utterance.end - utterance.start <= 1.5 + 1e-6
 
 
+SOUNDS = st.lists(
+    st.tuples(
+        st.integers(0, 7),  # in the quiet after which turn
+        st.integers(0, 24),  # how many frames into it (the window is full on the 19th)
+        st.booleans(),  # heard as speech by the VAD
+        st.sampled_from((-55.0, -45.0, -38.0, -30.0)),
+        st.booleans(),  # the speaker's voice from the next frame
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TURNS, SOUNDS)
+def test_a_voice_beginning_only_ever_withholds_a_window_and_never_adds_one(turns, sounds):
+    # The speaker's words and pauses, with sounds here and there in the quiet (soft or loud,
+    # heard as speech by the VAD or not, some the first sound of more words): what is looked
+    # at with the rule is what would be looked at without it, less the windows it kept open
+    # (a window kept open a frame longer may lose the VAD's lingering at its end, never gain
+    # voice).
+    frames = timeline(*spans_of(turns))
+    quiet_starts = [
+        i for i, frame in enumerate(frames) if not frame.speech and (i == 0 or frames[i - 1].speech)
+    ]
+    for turn, offset, speech, level, words_after in sounds:
+        index = quiet_starts[turn % len(quiet_starts)] + offset if quiet_starts else len(frames)
+        if index < len(frames) and not frames[index].speech:
+            frames[index] = replace(frames[index], speech=speech, level_db=level)
+            for after in range(index + 1, min(index + 9, len(frames)) if words_after else 0):
+                frames[after] = replace(frames[after], speech=True, level_db=SPEAKER_DB)
+    without = AloneRule(STOP_WORDS, AloneTuning(onset_db=float("inf"))).hear(frames)
+    ready = AloneRule(STOP_WORDS).hear(frames)
+
+    for utterance in ready:
+        assert any(
+            other.start == utterance.start and other.end >= utterance.end - 1e-9
+            for other in without
+        )
+    assert len(ready) <= len(without)
+
+
 def test_a_stop_word_heard_in_less_time_than_it_takes_to_say_ends_nothing():
     # «да» (0.25 s) heard as «спасибо»: seven sounds take a person at least a third of a second.
     rule = AloneRule(STOP_WORDS)
