@@ -159,7 +159,9 @@ class AloneTuning:
     3 sounds a second, 패스 may hold 1.33 s of voice and «пас» 1.0 s, a «пас» drawn out to
     three times its usual length; longer words stay under ``longest_word_seconds``. On the
     tuned halves of seeds 18 and 20 to 28, no 패스 that ended a speech held more than 1.15 s
-    (of 3,178; 99 % held 0.54 s or less)."""
+    (of 3,178; 99 % held 0.54 s or less). On the held-out halves measured after it was chosen
+    (seeds 45 to 52) it turned two early ends of that shape, on seeds 48 and 49, into stop words
+    heard, and changed no other take (docs/HEARING.md, "Ninth pass")."""
     sure_confidence: float = 1.01
     """Below this confidence, a stop word needs a referee: a wider grammar (the stop words, their
     look-alikes and ordinary words) must hear it too. Above 1 (the default): every stop word
