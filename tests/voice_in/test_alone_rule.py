@@ -27,6 +27,9 @@ from voicehost.voice_in.rule import (
 )
 
 WINDOW = 0.6
+WARY_WINDOW = 1.2
+"""The window after the speech's first words or a short pause (``wary_silence_seconds``)."""
+SHORT_PAUSE = 0.35
 STEP = 0.032
 SPEAKER_DB = -20.0
 STOP_WORDS = ("спасибо", "пас")
@@ -120,6 +123,43 @@ def test_a_sound_no_louder_than_the_room_s_ups_and_downs_closes_the_window_as_be
     assert abs(utterance.start - 2.0) < STEP
 
 
+def test_a_short_sentence_said_first_is_not_looked_at_before_the_breath_after_it_is_over():
+    # «Я прошу вас», said first (1.2 s, heard whole as «пас» in noise), a breath of 1 s, then
+    # the real «пас»: only the real one is looked at, and the speech ends after it.
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline((0, 0.5, None), (0.5, 1.7, SPEAKER_DB), (1.7, 2.7, None))
+    frames += timeline((2.7, 3.3, SPEAKER_DB), (3.3, 5.0, None))
+
+    assert [round(u.start, 1) for u in looks(rule, frames)] == [2.7]
+
+
+def test_the_rest_of_a_sentence_after_a_short_pause_is_not_looked_at_before_the_breath_is_over():
+    # «Я не…» (0.3 s) «…комиссар» (0.7 s, heard as «спасибо»), a breath of 0.9 s, «спасибо».
+    rule = AloneRule(STOP_WORDS)
+    frames = timeline((0, 1.5, SPEAKER_DB), (1.5, 1.8, None), (1.8, 2.5, SPEAKER_DB))
+    frames += timeline((2.5, 3.4, None), (3.4, 4.0, SPEAKER_DB), (4.0, 6.0, None))
+
+    assert [round(u.start, 1) for u in looks(rule, frames)] == [3.4]
+
+
+def test_a_stop_word_said_first_and_alone_ends_the_speech_after_the_longer_window():
+    # A player who passes: «Пас.» and nothing more.
+    rule = AloneRule(STOP_WORDS)
+    said = timeline((0, 0.5, None), (0.5, 1.0, SPEAKER_DB))
+
+    assert looks(rule, said + timeline((1.0, 1.0 + WINDOW + 2 * STEP, None))) == []
+    [utterance] = looks(rule, timeline((1.0 + WINDOW + 2 * STEP, 1.0 + WARY_WINDOW + STEP, None)))
+    assert abs(utterance.start - 0.5) < STEP and utterance.quiet_before == float("inf")
+
+
+def test_a_club_s_longer_window_is_kept_after_the_first_words_too():
+    rule = AloneRule(STOP_WORDS, AloneTuning(silence_seconds=1.5))
+    frames = timeline((0, 0.5, None), (0.5, 1.0, SPEAKER_DB), (1.0, 2.3, None))
+
+    assert looks(rule, frames) == []
+    assert len(looks(rule, timeline((2.3, 2.6, None)))) == 1
+
+
 def word(text: str, confidence: float = 1.0) -> HeardWord:
     return HeardWord(text, 2.05, 2.55, confidence)  # inside the utterances below
 
@@ -135,6 +175,23 @@ def test_the_speech_ends_only_when_every_word_of_the_second_look_is_a_stop_word(
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
     assert "said on its own (0.50 s of quiet before it)" in ended.reason
     assert rule.judge(utterance, [word("пас")], 3.3) is None  # once until reset
+
+
+def test_the_host_is_told_why_the_speech_ended_later_after_a_short_pause_or_first_words():
+    # listen --wav explains a 1.2 s window, so a club that set silence_seconds to 0.6 is not
+    # left wondering.
+    phrases = {}
+    for before in (0.5, 0.3, float("inf")):
+        rule = AloneRule(STOP_WORDS)
+        ended = rule.judge(Utterance(2.0, 2.6, before), [word("пас")], 3.8, referee=[word("пас")])
+        assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
+        phrases[before] = (ended.phrase, ended.reason)
+
+    assert phrases[0.5][0] == "listen_alone" and "longer" not in phrases[0.5][1]
+    assert phrases[0.3][0] == "listen_alone_short_pause"
+    assert "a short pause, so a longer window of quiet" in phrases[0.3][1]
+    assert phrases[float("inf")][0] == "listen_alone_at_start"
+    assert "window of quiet is longer" in phrases[float("inf")][1]
 
 
 def test_a_stop_word_heard_with_low_confidence_ends_nothing():
@@ -201,7 +258,9 @@ def test_only_voice_standing_alone_and_followed_by_the_window_is_ever_looked_at(
     for utterance in ready:
         before = [f for f in voiced if f.end <= utterance.start + 1e-9]
         after = [f for f in voiced if f.start >= utterance.end - 1e-9]
-        assert not after or after[0].start - utterance.end >= WINDOW - 1e-6 - STEP
+        sure = before and utterance.start - before[-1].end >= SHORT_PAUSE - STEP
+        window = WINDOW if sure else WARY_WINDOW
+        assert not after or after[0].start - utterance.end >= window - 1e-6 - STEP
         assert not before or utterance.start - before[-1].end >= 0.25 - 1e-6
         assert 0.2 - 1e-6 <= utterance.end - utterance.start <= 1.5 + 1e-6
 
@@ -589,7 +648,7 @@ def sentence_tail_pause_word(tail: tuple[float, float], pause: float) -> list[Fr
         (2.4, 2.56, *tail, True),
         (2.56, word),
         (word, word + 0.58, *VOICE, True),
-        (word + 0.58, word + 1.7),
+        (word + 0.58, word + 2.0),
     )
 
 

