@@ -116,6 +116,18 @@ def test_the_window_never_closes_on_the_first_sound_of_the_player_s_next_word():
     assert looks(rule, going_on(first_sound_db=-38.0)) == []  # 27 dB over the frame before
 
 
+def test_the_window_never_closes_on_the_second_sound_of_the_player_s_next_word():
+    # Held-out seed 56: «감사합니다» in mid-speech, a breath, then the next words; the VAD heard
+    # speech only from their third frame. The first rose 30 dB (-70 to -40), the second only
+    # 9 dB more (-31): over the quietest of the frames before both are a voice beginning.
+    frames = timeline((0, 1.5, SPEAKER_DB), (1.5, 2.0, None), (2.0, 2.592, SPEAKER_DB))
+    frames += timeline((2.592, 3.168, None))
+    frames += [Frame(3.168, 3.2, False, -40.0), Frame(3.2, 3.232, False, -31.0)]
+    frames += timeline((3.232, 5.0, SPEAKER_DB), (5.0, 6.0, None))
+
+    assert looks(AloneRule(STOP_WORDS), frames) == []
+
+
 def test_a_sound_no_louder_than_the_room_s_ups_and_downs_closes_the_window_as_before():
     rule = AloneRule(STOP_WORDS)
 

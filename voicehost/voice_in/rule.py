@@ -193,7 +193,10 @@ class AloneTuning:
     from the frame after). On the tuned halves of seeds 18 and 20 and the held-out halves of
     32, 36 and 42, no window that a stop word said alone closed rose more than 15 dB; every
     one that rose 20 dB or more closed on the next word's first frame (docs/HEARING.md,
-    "Ninth pass")."""
+    "Ninth pass"). Louder than the quietest of the frames just before (``ONSET_FRAMES``): the
+    VAD can take three frames to hear a voice, and on held-out seed 56 the next word's second
+    frame rose only 9 dB over its first (-40, then -31 dB) and closed the window under a
+    mid-speech stop word (docs/HEARING.md, "Tenth pass")."""
     tail_seconds: float = 0.0
     """How much of the word the first frame after its voice may still hold (seconds): the VAD
     judges a frame whole, so a frame with the word's last few milliseconds and quiet after
@@ -254,6 +257,8 @@ class AloneRule:
     of which only a stop word was heard, all end nothing. Pure: no Vosk, no clock.
     """
 
+    ONSET_FRAMES = 3
+    """A voice beginning rises ``onset_db`` over the quietest of this many frames before it."""
     HISTORY_SECONDS = 12.0
     SPEAKER_PERCENTILE = 90
     ROOM_FRAMES = 16
@@ -292,8 +297,8 @@ class AloneRule:
         self._run: tuple[float, float] | None = None
         self._before_run = math.inf
         self._last_end = -math.inf
-        self._last_level = -math.inf
-        """The level of the frame heard last (dBFS)."""
+        self._last_levels: deque[float] = deque(maxlen=self.ONSET_FRAMES)
+        """The levels of the frames heard last (dBFS)."""
         self.ended = False
         self._ended_after = math.inf
         self.spoke_on_at: float | None = None
@@ -323,8 +328,8 @@ class AloneRule:
         ready: list[Utterance] = []
         tuning = self.tuning
         for frame in frames:
-            rise = frame.level_db - self._last_level
-            self._last_level = frame.level_db
+            rise = frame.level_db - min(self._last_levels, default=math.inf)
+            self._last_levels.append(frame.level_db)
             if frame.speech:
                 self._levels.append((frame.start, frame.level_db))
                 horizon = frame.end - self.HISTORY_SECONDS
