@@ -214,15 +214,15 @@ class AloneTuning:
     hiss, heard as one 감사합니다 by every hearing and referee, cut the player short after
     0.6 s of that breath. A stretch after a short pause may be the rest of a sentence («저는
     … 경찰이 아니에요», its second half heard as 감사합니다 after 0.26 s, cut four players
-    short on the tuned halves). Breaths of 0.5 to 0.9 s measured up to 1.02 s of quiet between
-    the VAD's stretches on the tuned half of seed 20: waiting longer lets the real stop word
-    break the window, and that one ends the speech."""
+    short on the tuned halves). Breaths of 0.5 to 0.9 s measured up to 1.06 s of quiet between
+    the VAD's stretches on the tuned halves of seeds 18 and 20: waiting longer lets the real
+    stop word break the window, and that one ends the speech."""
     wary_before_seconds: float = 0.35
     """Quiet before a stretch shorter than this (seconds; at least ``quiet_before_seconds``)
-    leaves it in doubt: ``wary_silence_seconds``. On the tuned half of seed 20 the stretches
-    after such a pause whose window closed before the player's stop word were all the second
-    half of a sentence, after 0.26 to 0.32 s; 60 of the 661 stop words that ended a speech
-    followed one (a breath of 0.3 s), and they end it 0.6 s later."""
+    leaves it in doubt: ``wary_silence_seconds``. On the tuned halves of seeds 18 and 20 the
+    stretches after such a pause whose window closed before the player's stop word were all the
+    second half of a sentence, after 0.26 to 0.32 s; 61 and 60 of the 657 and 661 stop words
+    that ended a speech followed one (a breath of 0.3 s), and they end it 0.6 s later."""
 
 
 class AloneRule:
@@ -384,9 +384,14 @@ class AloneRule:
         """The quiet after the current stretch that makes it a speech's end (seconds): longer
         after the speech's first words and after a short pause (``wary_silence_seconds``)."""
         tuning = self.tuning
-        if self._before_run < tuning.wary_before_seconds - 1e-6 or math.isinf(self._before_run):
+        if math.isinf(self._before_run) or self.short_pause(self._before_run):
             return max(tuning.silence_seconds, tuning.wary_silence_seconds)
         return tuning.silence_seconds
+
+    def short_pause(self, quiet_before: float) -> bool:
+        """Whether this much quiet before a stretch leaves it in doubt (``wary_before_seconds``):
+        it may be the rest of a sentence, and the window after it is longer."""
+        return quiet_before < self.tuning.wary_before_seconds - 1e-6
 
     def _room_treble(self) -> float:
         """The middle treble level of the frames without voice heard lately (dBFS), where it
@@ -614,15 +619,12 @@ class AloneRule:
                     (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
                      ("heard", said), ("agreeing", str(agreeing)), ("asked", str(len(panel)))),
                 )  # fmt: skip
+        short = self.short_pause(utterance.quiet_before)
         before = (
             "at the speech's start: after a speech's first words the window of quiet is longer"
             if math.isinf(utterance.quiet_before)
             else f"{utterance.quiet_before:.2f} s of quiet before it"
-            + (
-                ": a short pause, so a longer window of quiet"
-                if utterance.quiet_before < self.tuning.wary_before_seconds - 1e-6
-                else ""
-            )
+            + (": a short pause, so a longer window of quiet" if short else "")
         )
         reason = (
             f"«{last.word}» said on its own ({before}), then {now - utterance.end:.2f} s "
@@ -634,7 +636,6 @@ class AloneRule:
                 Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_at_start",
                 (("word", last.word), ("after", after)),
             )  # fmt: skip
-        short = utterance.quiet_before < self.tuning.wary_before_seconds - 1e-6
         return Decision(
             Verdict.SPEECH_ENDED, last, now, reason,
             "listen_alone_short_pause" if short else "listen_alone",
