@@ -202,8 +202,13 @@ def test_the_host_is_told_why_the_speech_ended_later_after_a_short_pause_or_firs
     assert phrases[0.5][0] == "listen_alone" and "longer" not in phrases[0.5][1]
     assert phrases[0.3][0] == "listen_alone_short_pause"
     assert "a short pause, so a longer window of quiet" in phrases[0.3][1]
-    assert phrases[float("inf")][0] == "listen_alone_at_start"
+    assert phrases[float("inf")][0] == "listen_alone_at_start_longer"
     assert "window of quiet is longer" in phrases[float("inf")][1]
+    # A club whose own window is longer still is not told of a longer one.
+    for before, plain in ((0.3, "listen_alone"), (float("inf"), "listen_alone_at_start")):
+        rule = AloneRule(STOP_WORDS, AloneTuning(silence_seconds=1.5))
+        ended = rule.judge(Utterance(2.0, 2.6, before), [word("пас")], 4.2, referee=[word("пас")])
+        assert ended is not None and ended.phrase == plain and "longer" not in ended.reason
 
 
 def test_a_stop_word_heard_with_low_confidence_ends_nothing():

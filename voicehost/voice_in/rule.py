@@ -384,14 +384,18 @@ class AloneRule:
         """The quiet after the current stretch that makes it a speech's end (seconds): longer
         after the speech's first words and after a short pause (``wary_silence_seconds``)."""
         tuning = self.tuning
-        if math.isinf(self._before_run) or self.short_pause(self._before_run):
-            return max(tuning.silence_seconds, tuning.wary_silence_seconds)
+        if self.waits_longer(self._before_run):
+            return tuning.wary_silence_seconds
         return tuning.silence_seconds
 
-    def short_pause(self, quiet_before: float) -> bool:
-        """Whether this much quiet before a stretch leaves it in doubt (``wary_before_seconds``):
-        it may be the rest of a sentence, and the window after it is longer."""
-        return quiet_before < self.tuning.wary_before_seconds - 1e-6
+    def waits_longer(self, quiet_before: float) -> bool:
+        """Whether a stretch after this much quiet (``math.inf``: the speech's first words)
+        leaves its standing alone in doubt, so that its window is ``wary_silence_seconds``:
+        it may open the speech or be the rest of a sentence (``wary_before_seconds``). Never
+        where the club's own ``silence_seconds`` is as long."""
+        tuning = self.tuning
+        doubtful = math.isinf(quiet_before) or quiet_before < tuning.wary_before_seconds - 1e-6
+        return doubtful and tuning.wary_silence_seconds > tuning.silence_seconds
 
     def _room_treble(self) -> float:
         """The middle treble level of the frames without voice heard lately (dBFS), where it
@@ -619,26 +623,30 @@ class AloneRule:
                     (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
                      ("heard", said), ("agreeing", str(agreeing)), ("asked", str(len(panel)))),
                 )  # fmt: skip
-        short = self.short_pause(utterance.quiet_before)
-        before = (
-            "at the speech's start: after a speech's first words the window of quiet is longer"
-            if math.isinf(utterance.quiet_before)
-            else f"{utterance.quiet_before:.2f} s of quiet before it"
-            + (": a short pause, so a longer window of quiet" if short else "")
-        )
+        start = math.isinf(utterance.quiet_before)
+        longer = self.waits_longer(utterance.quiet_before)
+        if start:
+            before = "at the speech's start" + (
+                ": after a speech's first words the window of quiet is longer" if longer else ""
+            )
+        else:
+            before = f"{utterance.quiet_before:.2f} s of quiet before it" + (
+                ": a short pause, so a longer window of quiet" if longer else ""
+            )
         reason = (
             f"«{last.word}» said on its own ({before}), then {now - utterance.end:.2f} s "
             "without the speaker's voice"
         )
         after = f"{now - utterance.end:.2f}"
-        if math.isinf(utterance.quiet_before):
+        if start:
             return Decision(
-                Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_at_start",
+                Verdict.SPEECH_ENDED, last, now, reason,
+                "listen_alone_at_start_longer" if longer else "listen_alone_at_start",
                 (("word", last.word), ("after", after)),
             )  # fmt: skip
         return Decision(
             Verdict.SPEECH_ENDED, last, now, reason,
-            "listen_alone_short_pause" if short else "listen_alone",
+            "listen_alone_short_pause" if longer else "listen_alone",
             (("word", last.word), ("before", f"{utterance.quiet_before:.2f}"), ("after", after)),
         )  # fmt: skip
 
