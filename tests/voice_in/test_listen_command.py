@@ -288,8 +288,12 @@ def test_listen_warns_when_this_machine_looks_longer_than_the_window(capsys):
 
     report_looks(printer, [0.08, 0.5, 1.3], 0.6)
     _cost, slow = capsys.readouterr().out.splitlines()
-    assert slow.startswith("Дольше окна: 2 из 3") and "до 0.9 с" in slow
+    assert slow.startswith("Дольше окна: 2 из 3") and "до 0.90 с" in slow
     assert "listener.denoise_stronger: 0" in slow
+
+    report_looks(printer, [0.08, 0.449], 0.6)  # 49 ms over: said, not rounded to «0.0 с»
+    _cost, slow = capsys.readouterr().out.splitlines()
+    assert slow.startswith("Дольше окна: 1 из 2") and "до 0.05 с" in slow
 
     report_looks(printer, [], 0.6)  # nothing was looked at: nothing to say
     assert capsys.readouterr().out == ""

@@ -311,7 +311,7 @@ def report_looks(printer: Printer, looks: list[float], silence_seconds: float) -
                                        "max": f"{longest * 1000:.0f}",
                                        "window": f"{window * 1000:.0f}"}))  # fmt: skip
     if over:
-        late = f"{longest - window:.1f}"
+        late = f"{longest - window:.2f}"  # 0.05 s, not «0.0 s later»
         print(book.screen("listen_looks_slow", {"over": over, "count": len(spent), "late": late}))
 
 
