@@ -108,6 +108,8 @@ class Options:
     """The speaker's quiet before a stop word for it to stand alone (seconds)."""
     doubt: float = 1.0
     """In a quiet room, a referee's other hearings within this score of its best count too."""
+    hearings: int = 3
+    """Hearings that must each hear a stop word alone for one referee to be enough (0: never)."""
     hold: float = 0.6
     """The host's hold after an end (listener.spoke_on_seconds): the speaker's voice within
     it gives the speech back; the next speech is heard after it."""
@@ -152,6 +154,7 @@ def run_listener(
         denoise_smooth=options.smooth,
         quiet_before_seconds=options.before,
         referee_doubt=options.doubt,
+        agreeing_hearings=options.hearings,
     )
     detector = make_detector(vad[0], RATE, int(vad[1]) if len(vad) > 1 else 2)
     listener = VoskListener(
@@ -431,6 +434,7 @@ SWEEPS = {
     "smooth": ("smooth", (0.0, 1.0, 2.0, 3.0)),
     "doubt": ("doubt", (0.0, 0.5, 1.0, 2.0)),
     "before": ("before", (0.25, 0.3, 0.35)),
+    "hearings": ("hearings", (0, 2, 3, 4)),
 }
 
 

@@ -631,6 +631,40 @@ def test_a_hearing_that_needs_the_whole_panel_ends_nothing_on_two_referees_of_th
     assert ended is not None and ended.verdict is Verdict.SPEECH_ENDED
 
 
+def test_in_hiss_most_hearings_and_one_referee_end_a_clear_stop_word_the_panel_missed():
+    # In white noise the referees' ordinary words take the hiss around a clear «спасибо»: two
+    # of three heard a filler in it. When three of the look's four hearings each heard the stop
+    # word on its own, one referee that heard it alone is enough.
+    rule = AloneRule(STOP_WORDS)
+    utterance = Utterance(2.0, 2.6, 0.5)
+    said = [word("спасибо", 0.9)]
+    refusing = (word("пятый"),)
+    panel = [said, refusing, refusing]
+
+    assert not rule.stands(utterance, said, panel)  # the panel alone: 1 of 3
+    assert not rule.stands(utterance, said, panel, hearings=(2, 4))  # two hearings: not most
+    assert not rule.stands(utterance, said, [refusing, refusing], hearings=(4, 4))  # no referee
+    assert not AloneRule(STOP_WORDS, AloneTuning(agreeing_hearings=0)).stands(
+        utterance, said, panel, hearings=(4, 4)
+    )
+    decision = rule.judge(utterance, said, 3.2, panel=panel, hearings=(3, 4))
+    assert decision is not None and decision.verdict is Verdict.SPEECH_ENDED and rule.ended
+    assert "3 of 4 hearings and 1 of 3 wider grammars" in decision.reason
+    assert decision.phrase == "listen_alone_by_hearings"
+    assert dict(decision.params)["hearings"] == "3" and dict(decision.params)["made"] == "4"
+
+
+def test_most_hearings_never_end_a_stop_word_said_with_other_words_or_too_long():
+    # The hearings' agreement stands in for the panel's majority only: every other test holds.
+    rule = AloneRule(STOP_WORDS)
+    utterance = Utterance(2.0, 2.6, 0.5)
+    more = [HeardWord("пятый", 2.05, 2.3), HeardWord("спасибо", 2.3, 2.55, 0.9)]
+    assert not rule.stands(utterance, more, [more] * 3, hearings=(4, 4))
+    long = Utterance(2.0, 5.0, 0.5)
+    drawn = [HeardWord("пас", 2.05, 4.95, 0.9)]
+    assert not rule.stands(long, drawn, [drawn] * 3, hearings=(4, 4))
+
+
 def in_noise(*spans: tuple[float, float, float, float, bool] | tuple[float, float]) -> list[Frame]:
     """Frames from (start, end, level, treble level, the VAD hears speech), or (start, end) for
     the room alone: pink noise, whose full level moves by chance from frame to frame by 4 dB

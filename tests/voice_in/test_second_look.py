@@ -369,3 +369,34 @@ def test_a_player_who_barely_pauses_in_a_quiet_room_is_heard_as_in_a_quiet_room(
         talkative(hiss=1200), lambda clip: False, [lambda clip: True] * 3, ListenerTuning()
     )
     assert len(main.looks) == 4
+
+
+def test_in_hiss_a_stop_word_every_hearing_heard_alone_ends_the_speech_on_one_referee():
+    # White noise: the referees' fillers take the hiss around «спасибо» (two of three hear
+    # another word), but each of the four hearings heard it on its own: one referee is enough.
+    samples = recording(hiss=600)
+    panel = [lambda clip: True, lambda clip: False, lambda clip: False]
+
+    decided, main, _ = run(samples, lambda clip: True, panel, ListenerTuning(denoise=2.0))
+
+    [end] = ended(decided)
+    assert abs(end.at - (WORD[1] + 0.6)) < 0.1
+    assert "4 of 4 hearings and 1 of 3 wider grammars" in end.reason
+
+    # Only two hearings (no harder or smooth cleaning): not most of them, the speech runs on;
+    # nor when the rule is switched off.
+    for tuning in (
+        ListenerTuning(denoise=2.0, denoise_stronger=0.0, denoise_smooth=0.0),
+        ListenerTuning(denoise=2.0, agreeing_hearings=0),
+    ):
+        decided, main, _ = run(samples, lambda clip: True, panel, tuning)
+        assert ended(decided) == []
+
+
+def test_in_a_quiet_room_two_hearings_never_stand_in_for_the_panel():
+    samples = recording(hiss=20)
+    panel = [lambda clip: True, lambda clip: False, lambda clip: False]
+
+    decided, main, _ = run(samples, lambda clip: True, panel, ListenerTuning(denoise=2.0))
+
+    assert ended(decided) == [] and len(main.looks) == 2

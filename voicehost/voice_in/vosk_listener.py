@@ -338,11 +338,17 @@ ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
 """What a Listener reports to an observer: words, decisions (clock times), dropped audio, the
 speaker talking on after an end."""
 Evidence = tuple[
-    tuple[HeardWord, ...], tuple[tuple[HeardWord, ...], ...], tuple[float, float] | None, bool
+    tuple[HeardWord, ...],
+    tuple[tuple[HeardWord, ...], ...],
+    tuple[float, float] | None,
+    bool,
+    tuple[int, int],
 ]
 """What a second look heard: the words, each referee's words (none when not asked), for a
-hearing cleaned of the room's noise the times the cleaned audio runs from and to, and whether
-every referee must agree (the last hearing, made only because the others ended nothing)."""
+hearing cleaned of the room's noise the times the cleaned audio runs from and to, whether
+every referee must agree (the last hearing, made only because the others ended nothing), and
+how many of the look's hearings heard the stop word on its own, of how many made
+(``AloneTuning.agreeing_hearings``; (1, 1) for one hearing's own evidence)."""
 Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]], ...]]
 """A second look: its evidence, and the words of each hearing made with those taken for
 clicks (for the listening tool)."""
@@ -397,6 +403,10 @@ class ListenerTuning:
     choosing the stop word outright, 4 more stop words heard in quiet rooms, no false end
     added; in noisy rooms the same doubt let 3 short words said alone end a speech."""
 
+    agreeing_hearings: int = AloneTuning.agreeing_hearings
+    """Hearings that must each hear a stop word on its own for one referee to be enough
+    (``rule.py``; 0: the panel's majority always)."""
+
     def rule(self) -> AloneTuning:
         return AloneTuning(
             self.silence_seconds,
@@ -404,6 +414,7 @@ class ListenerTuning:
             self.room_margin_db,
             quiet_before_seconds=self.quiet_before_seconds,
             sure_confidence=self.sure_confidence,
+            agreeing_hearings=self.agreeing_hearings,
         )
 
 
@@ -660,13 +671,14 @@ class VoskListener:
             look = self._examine(utterance)
         if look is None:
             return None
-        (words, panel, cleaned, unanimous), hearings = look
+        (words, panel, cleaned, unanimous, agreeing), hearings = look
         for hearing, heard, clicks in hearings:  # told now: not for a stretch talked on after
             heard, clicks = (tuple(self._on_clock(word) for word in w) for w in (heard, clicks))
             self._report(WordsHeard(heard, hearing, clicks))
         return self.rule.judge(
-            utterance, words, now, panel=panel, cleaned=cleaned, unanimous=unanimous
-        )
+            utterance, words, now, panel=panel, cleaned=cleaned, unanimous=unanimous,
+            hearings=agreeing,
+        )  # fmt: skip
 
     def _examine(self, utterance: Utterance) -> Look | None:
         """Decode the utterance's audio as captured, then cleaned of the room's steady noise,
@@ -693,8 +705,11 @@ class VoskListener:
         found: Evidence | None = None
         told = -1  # how telling ``found`` is (``_telling``)
         hearings: list[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]]] = []
+        alone: list[Evidence] = []  # the hearings that heard a stop word on its own
         noisy = self._noisy_room()
+        made = 0
         for hearing, clip in self._hearings(first, last, noisy):
+            made += 1
             heard = self._decode(self.recognizer, clip, start)
             # In a quiet room a click is no word (AloneRule.without_clicks).
             words = heard if noisy else self.rule.without_clicks(utterance, heard)
@@ -706,19 +721,34 @@ class VoskListener:
             # middle heard as 감사합니다 in hiss cut a player short, seed 31's held-out half).
             unanimous = hearing == CLEANED_SMOOTHLY
             panel = self._ask_panel(utterance, words, clip, start, cleaned, noisy, unanimous)
-            evidence = (words, panel, cleaned, unanimous)
+            evidence: Evidence = (words, panel, cleaned, unanimous, (1, 1))
             telling = self._telling(utterance, evidence)
             if telling > told:
                 found, told = evidence, telling
             if self.rule.stands(utterance, *evidence):
                 return evidence, tuple(hearings)
+            if panel:  # asked: every test but the referees' passed
+                alone.append(evidence)
+        if self.rule.backed_by(len(alone)):
+            # Most hearings heard the stop word on its own: one referee is enough (rule.py,
+            # agreeing_hearings); the panel that heard it most speaks for them.
+            best = max(alone, key=lambda evidence: self._chosen_by(utterance, evidence))
+            words, panel, cleaned, unanimous, _one = best
+            evidence = (words, panel, cleaned, unanimous, (len(alone), made))
+            if self.rule.stands(utterance, *evidence):
+                return evidence, tuple(hearings)
         return None if found is None else (found, tuple(hearings))
+
+    def _chosen_by(self, utterance: Utterance, evidence: Evidence) -> int:
+        """How many of the evidence's referees chose its stop word on its own."""
+        panel = evidence[1]
+        return sum(self.rule.agreed(utterance, heard, doubting=False) for heard in panel)
 
     def _telling(self, utterance: Utterance, evidence: Evidence) -> int:
         """Which hearing's verdict the listening tool is told when none ends the speech: the
         first the referees were asked of, else the first that heard a stop word, else the
         first."""
-        words, panel, _cleaned, _unanimous = evidence
+        words, panel, _cleaned, _unanimous, _hearings = evidence
         if panel:
             return 2
         heard = self.rule.within(utterance, words)
