@@ -48,8 +48,8 @@ def test_a_wrong_voter_list_is_refused_with_its_reason_and_nothing_changes(
     assert "против игрока 5, не 9" in reasons[0]
     assert "не голосует против себя" in reasons[1]
     assert "дважды" in reasons[2]
-    assert "места 14 нет" in reasons[3]
-    assert "места 0 нет" in reasons[4]
+    assert "Места 14 нет" in reasons[3]
+    assert "Места 0 нет" in reasons[4]
     assert result.host.over
     assert result.protocol["days"][0]["votes"][0]["counts"] == {"5": 8, "9": 2}
 
@@ -71,4 +71,40 @@ def test_a_player_who_left_does_not_vote(tmp_path: Path) -> None:
     vote = next(n for n, line in enumerate(rest) if line.strip().split("#")[0].strip().isdigit())
     rest[vote] = "2: 5 1"  # seats are voted on in seat order: 2 first
     result = run_script(script[:at] + rest, config.load(None), journal_path=tmp_path / "g.jsonl")
-    assert any("игрок 5 уже покинул стол" in error for error in result.errors), result.errors
+    assert any("Игрок 5 уже покинул стол" in error for error in result.errors), result.errors
+
+
+# A city game of 10 (Don 2, mafia 5 and 9): seat 8 leaves on day 1; on night 1 the «путана»
+# spends the night with seat 6, who does not vote on day 2. Nine at the table (seat 8 left),
+# eight voters.
+def city_to_day_2(client: int = 6) -> list[str]:
+    """The script to day 2's vote (candidates 6 and 10), the «путана» with ``client``."""
+    return (
+        ["preset city", "2 5 9", *["wait", "5", "wait", "4", "wait", "7", "wait", "1", "wait"]]
+        + ["8", "wait", "3", "wait", "."]
+        + [line for seat in (8, 8, 8, 8, 8, 8, 8, 1, 8, 8) for line in (str(seat), ".")]
+        + ["wait", "wait", "1", ".", "wait", str(client), "wait", "miss", *["wait"] * 5, "."]
+        + [line for seat in (6, 6, 6, 6, 6, 10, 6, 6, 6) for line in (str(seat), ".")]
+        + ["wait", "wait"]
+    )
+
+
+def test_a_candidate_who_spent_the_night_with_the_putana_can_get_every_voter_s_vote() -> None:
+    # Seat 6 does not vote today, so no vote of theirs is kept back: all eight voters may
+    # raise their masks against them (a unanimous vote); nine would be more than the voters.
+    settings = config.load(None)
+    result = run_script([*city_to_day_2(), "9", "8"], settings)
+    [refused] = result.errors
+    assert "Голосуют 8 игроков (игрок 6 сегодня не голосует: ночь с путаной)" in refused
+    assert "а введено 9" in refused
+    said = [line for line in result.transcript if "Против игрока номер шесть" in line]
+    assert said and "восемь голосов" in said[-1]
+
+
+def test_a_voter_list_naming_the_putana_s_client_is_refused() -> None:
+    settings = config.load(None)
+    script = [*city_to_day_2(client=7), "6: 1 2 3 4 5 7 9 10", "6: 1 2 3 4 5 9 10"]
+    result = run_script(script, settings)
+    assert len(result.errors) == 1 and "Игрок 7 сегодня не голосует" in result.errors[0]
+    assert "провёл ночь с путаной" in result.errors[0]
+    assert result.protocol["voters"][-1]["seats"] == [1, 2, 3, 4, 5, 9, 10]

@@ -1532,11 +1532,18 @@ class Engine:
         out.append(Say(self.ruleset.vote_question, {"seat": state.candidates[0]}))
 
     def _vote_room(self, state: GameState) -> int:
-        voters = len(self._voters(state))
+        voters = self._voters(state)
         counted = sum(state.vote_counts.values())
         if self._rest_to_last():
-            return voters - counted
-        return min(voters - 1, voters - counted)
+            return len(voters) - counted
+        return min(self._against_limit(state, voters), len(voters) - counted)
+
+    @staticmethod
+    def _against_limit(state: GameState, voters: list[Seat]) -> int:
+        """The most votes the candidate being voted on can get: every voter's but their own (a
+        candidate the «путана» blocked for the day has no vote to keep back)."""
+        candidate = state.candidates[state.vote_index]
+        return len(voters) - (1 if candidate in voters else 0)
 
     def _on_vote_count(self, state: GameState, event: VoteCount, out: list[Effect]) -> None:
         if state.vote_settling is not None:
@@ -1547,15 +1554,20 @@ class Engine:
         if state.phase is not Phase.VOTE:
             raise RuleViolation("not_now", phase=state.phase.value)
         count = event.count
-        voters = len(self._voters(state))
+        voting = self._voters(state)
+        voters = len(voting)
         candidate = state.candidates[state.vote_index]
         counted = sum(state.vote_counts.values())
         if count < 0:
             raise RuleViolation("negative_count")
+        if count > voters and state.vote_blocked:  # the «путана»'s client has no hand today
+            blocked = ", ".join(str(seat) for seat in state.vote_blocked)
+            raise RuleViolation("votes_exceed_voting", count=count, voters=voters, blocked=blocked)
         if count > voters:  # more hands than people at the table: a typo, not a self-vote
             raise RuleViolation("votes_exceed_table", count=count, voters=voters)
-        if count > voters - 1 and not self._rest_to_last():
-            raise RuleViolation("self_vote", seat=candidate, limit=voters - 1)
+        limit = self._against_limit(state, voting)
+        if count > limit and not self._rest_to_last():
+            raise RuleViolation("self_vote", seat=candidate, limit=limit)
         if counted + count > voters:
             raise RuleViolation("votes_exceed_voters", total=counted + count, voters=voters)
         state.vote_counts[candidate] = count

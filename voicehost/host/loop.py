@@ -449,6 +449,8 @@ class Host:
                 problem = ("voters_left", {"seat": seat})
             elif seat == candidate:
                 problem = ("voters_self", {"seat": seat})
+            elif Seat(seat) in state.vote_blocked:
+                problem = ("voters_blocked", {"seat": seat})
             elif seat in seats[:index]:
                 problem = ("voters_twice", {"seat": seat})
             elif seat in already:
