@@ -191,7 +191,10 @@ def test_a_foul_that_disqualifies_a_voter_during_the_pause_restarts_the_vote() -
     assert table.state.timer is None and table.state.vote_counts == {}
     assert (table.prompt.kind, table.prompt.subject) == (PromptKind.VOTE_COUNT, 3)
     table.votes(6)
-    assert table.state.record["days"][-1]["votes"] == [{"round": 1, "counts": {"3": 6, "6": 3}}]
+    assert table.state.record["days"][-1]["votes"] == [
+        {"round": 1, "counts": {"3": 7, "6": 3}, "interrupted_by": 8},  # the count 8 stopped
+        {"round": 1, "counts": {"3": 6, "6": 3}},
+    ]
     assert departures(table) == [8, 3]
 
 

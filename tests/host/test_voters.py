@@ -108,3 +108,28 @@ def test_a_voter_list_naming_the_putana_s_client_is_refused() -> None:
     assert len(result.errors) == 1 and "Игрок 7 сегодня не голосует" in result.errors[0]
     assert "провёл ночь с путаной" in result.errors[0]
     assert result.protocol["voters"][-1]["seats"] == [1, 2, 3, 4, 5, 9, 10]
+
+
+def test_a_count_stopped_by_a_disqualification_stays_in_the_protocol() -> None:
+    # 5 : 5 counted (a tie); in the pause before anyone leaves seat 9 gets a third foul and is
+    # disqualified: the vote starts again with 5 alone, and the protocol keeps the count the
+    # table gave as well as the one that sent 5 away.
+    script = town_wins({"# 8 votes against 5": ["5", "f 9", "f 9", "f 9"]})
+    result = run_script(script, config.load(None))
+    votes = result.protocol["days"][0]["votes"]
+    assert votes[0] == {"round": 1, "counts": {"5": 5, "9": 5}, "interrupted_by": 9}
+    assert votes[-1]["counts"] == {"5": 8}  # nine at the table, the candidate keeps his own
+    table = protocol.to_table(result.protocol, result.host.book)
+    assert "голосование (прервано: игрок 9 удалён, голосование начато заново): 5: 5, 9: 5" in table
+
+
+def test_after_a_vote_starts_again_its_voters_may_vote_again() -> None:
+    # Day 2 of revote-and-third-vote.txt: candidates 3, 6 and 9. Seats 1, 2 and 4 vote against
+    # 3; then seat 9 is removed and the vote starts again: they raise their masks again.
+    lines = (EXAMPLES / "revote-and-third-vote.txt").read_text(encoding="utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if "# 3 votes against seat 3" in line)
+    again = ["3: 1 2 4", "f 9", "f 9", "f 9", "3: 1 2 4"]  # the third foul disqualifies
+    result = run_script([*lines[:cut], *again], config.load(None))
+    assert not result.errors, result.errors
+    assert result.protocol["days"][1]["votes"][0]["interrupted_by"] == 9
+    assert [v["seats"] for v in result.protocol["voters"]] == [[1, 2, 4], [1, 2, 4]]

@@ -2011,6 +2011,12 @@ class Engine:
                 self._next_defence(state, out)
         elif phase is Phase.VOTE:
             self._stop_timer(state, out)
+            if state.vote_counts:  # what the table had counted stays in the record
+                counts = {seat_key(s): n for s, n in state.vote_counts.items()}
+                self._day_record(state)["votes"].append(
+                    {"round": state.vote_round, "counts": counts, "interrupted_by": seat}
+                )
+            state.vote_starts += 1
             self._start_vote(state, out)  # the voters changed: the vote starts again
         elif phase is Phase.THIRD_VOTE:
             self._stop_timer(state, out)

@@ -43,6 +43,8 @@ class FoulRecord(TypedDict):
 class VoteRound(TypedDict):
     round: int
     counts: dict[str, int]  # seat_key -> masks raised
+    # the seat whose disqualification stopped this count and started the vote again
+    interrupted_by: NotRequired[Seat]
 
 
 class ThirdVote(TypedDict):

@@ -94,6 +94,8 @@ class GameState:
     vote_index: int = 0
     vote_counts: dict[Seat, int] = field(default_factory=dict)
     vote_settling: str | None = None  # "vote" or "third": counted, departures not yet announced
+    vote_starts: int = 0  # votes started again after a disqualification (voter lists before it
+    # are void)
     third_vote_for: int = 0
     last_words_queue: list[Seat] = field(default_factory=list)
     after_last_words: str = "night"  # "night", "day" or (FIIM) "end": the winner is announced

@@ -205,6 +205,9 @@ class Host:
         self.header = dict(header or {})  # the host's data for the journal's header (club)
         # (ordinal among the undoable inputs of its count, the voters) of each voter list
         self.voter_lists: list[tuple[int, VoterList]] = []
+        self._list_starts: dict[int, int] = {}
+        """The vote each voter list was entered in (``GameState.vote_starts``), by ordinal: a
+        vote started again after a disqualification is voted afresh."""
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -435,8 +438,9 @@ class Host:
             problem = ("voters_wrong_candidate", {"seat": prompt.subject, "typed": candidate})
         already = {
             voter
-            for _, voters in self.voter_lists
+            for ordinal, voters in self.voter_lists
             if (voters.day, voters.round) == (state.day, state.vote_round)
+            and self._list_starts.get(ordinal, state.vote_starts) == state.vote_starts
             for voter in voters.voters
         }
         for index, seat in enumerate(seats):
@@ -463,6 +467,7 @@ class Host:
             return False
         voters = VoterList(state.day, state.vote_round, candidate, tuple(seats))
         self.voter_lists.append((ordinal, voters))
+        self._list_starts[ordinal] = state.vote_starts  # a vote started again voids it
         if self._journal is not None:
             self._journal.append_voters(voters.record())
         return True

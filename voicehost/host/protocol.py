@@ -348,6 +348,8 @@ def _day_lines(day: DayRecord, say: Say) -> list[str]:
     for vote in day["votes"]:
         counts = ", ".join(f"{seat}: {count}" for seat, count in vote["counts"].items())
         label = say("vote") if vote["round"] == 1 else say("revote")
+        if "interrupted_by" in vote:
+            label = say("vote_interrupted", vote=label, seat=vote["interrupted_by"])
         lines.append(f"  {label}: {counts}")
     third = day.get("third_vote")
     if third:
