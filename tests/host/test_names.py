@@ -97,6 +97,7 @@ def test_a_roster_takes_names_in_seat_order_or_by_seat() -> None:
         (["Анна", "1 Борис"], "roster_twice"),
         (["11 Анна"], "roster_no_seat"),
         (["Анна", "анна"], "roster_taken"),
+        (["1 Анна", "2", "Петя"], "roster_number_only"),  # seat 2's name left out
     ):
         with pytest.raises(NameRefused) as refused:
             parse_roster(bad, 10)

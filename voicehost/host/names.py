@@ -188,7 +188,8 @@ def parse_roster(lines: Iterable[str], players: int) -> dict[Seat, str]:
     """A roster: one name a line in seat order, or ``5 Анна`` lines (the two may mix: a line
     that starts with a seat number gives that seat, the others take the next seats in turn).
     Blank lines and ``#`` comments are skipped; raises NameRefused for a seat given twice, a seat
-    out of the table, a person given two seats or more names than seats."""
+    out of the table, a person given two seats, more names than seats or a seat number with no
+    name after it."""
     names = Names(players)
     given: dict[Seat, int] = {}
     next_seat = 1
@@ -200,6 +201,8 @@ def parse_roster(lines: Iterable[str], players: int) -> dict[Seat, str]:
         seat = number_of(head)
         if seat is not None and rest.strip():
             name = rest
+        elif seat is not None:  # «2» alone: a seat whose name was left out, not a name
+            raise NameRefused("roster_number_only", line=number, seat=seat)
         else:
             seat, name = next_seat, line
         if seat in given:
