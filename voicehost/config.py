@@ -280,6 +280,9 @@ class Settings:
     scoring: ScoringSettings = field(default_factory=ScoringSettings)
     base_dir: str = field(default=".", metadata={"internal": True})
     ruleset_text: str = field(default="", metadata={"internal": True})  # rules.file's text
+    # the settings file given with --config when it is not the default one (the hints that
+    # name a command to type name it too)
+    config_file: str = field(default="", metadata={"internal": True})
 
     def path(self, relative: str) -> Path:
         """A path from the config, relative to the config file's folder."""
@@ -346,7 +349,15 @@ def load(path: str | Path | None = None, *, rules_file: bool = True) -> Settings
             reason=exc.strerror,
         ) from exc
     base_dir = config_path.resolve().parent
-    return _from_environment(loads(_text(data, config_path), base_dir, rules_file=rules_file))
+    try:
+        settings = loads(_text(data, config_path), base_dir, rules_file=rules_file)
+    except ConfigError as exc:
+        if config_path.name != "config.yaml":  # «--config club.yaml»: say which file
+            raise exc.in_file(str(path)) from None
+        raise
+    if config_path.resolve() != DEFAULT_CONFIG.resolve():
+        settings = dataclasses.replace(settings, config_file=str(path))
+    return _from_environment(settings)
 
 
 #: Environment variables that move the game's data (the service puts it under /var/lib).

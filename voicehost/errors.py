@@ -36,6 +36,7 @@ class ConfigError(VoicehostError):
         self, key: str, line: int | None, problem: str, *, phrase: str = "", **params: Any
     ) -> None:
         where = f"line {line}" if line is not None else "(no line)"
+        params.setdefault("file", "config.yaml")  # ``in_file`` names the file read
         super().__init__(
             f"config: {key} ({where}): {problem}",
             phrase=phrase,
@@ -46,6 +47,12 @@ class ConfigError(VoicehostError):
         self.key = key
         self.line = line
         self.problem = problem
+
+    def in_file(self, path: str) -> ConfigError:
+        """The same error, said of the settings file at ``path`` (``--config``), not of
+        config.yaml."""
+        self.params["file"] = path
+        return self
 
 
 class ConfigErrors(ConfigError):
@@ -59,6 +66,11 @@ class ConfigErrors(ConfigError):
             f"config.yaml has {len(problems)} wrong values:\n"
             + "\n".join(f"  {problem}" for problem in problems),
         )
+
+    def in_file(self, path: str) -> ConfigError:
+        for problem in self.problems:
+            problem.in_file(path)
+        return super().in_file(path)
 
 
 class DeviceError(VoicehostError):

@@ -615,7 +615,9 @@ class PhraseBook:
         said from the book; any other text (a library's own message) is given as it is."""
         if isinstance(error, ConfigErrors):
             lines = [self.explain(problem) for problem in error.problems]
-            return "\n  ".join([self.screen("config_errors", {"count": len(lines)}), *lines])
+            file = error.params.get("file", "config.yaml")
+            heading = self.screen("config_errors", {"count": len(lines), "file": file})
+            return "\n  ".join([heading, *lines])
         if isinstance(error, VoicehostError) and error.phrase in self._screen:
             return self.screen(error.phrase, error.params)
         if isinstance(error, VoicehostError) and error.phrase == WRITTEN:

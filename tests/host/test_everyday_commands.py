@@ -185,9 +185,9 @@ def test_play_plain_with_stdin_at_its_end_stops_with_a_message(tmp_path: Path) -
     journal = newest_unfinished(settings.path(settings.storage.journal_dir))
     assert journal is not None
     # The game was left empty, so a bare `voicehost resume` would pick another: the hint names
-    # this one.
-    assert book.screen("game_paused", {"journal": journal}) in result.stdout
-    assert f"voicehost resume {journal}" in result.stdout
+    # this one, and the settings file it was played with (typed as shown, it resumes the same).
+    command = f"voicehost --config {config_path} resume {journal}"
+    assert book.screen("game_paused", {"journal": journal, "command": command}) in result.stdout
 
 
 def shlex_quote(text: str) -> str:
@@ -274,7 +274,7 @@ def test_ctrl_c_in_a_game_names_its_journal(tmp_path: Path) -> None:
     out, err = game.communicate(timeout=60)
     journal = newest_game(settings.path(settings.storage.journal_dir))
     assert journal is not None
-    assert f"voicehost resume {journal}" in out, out + err
+    assert f"voicehost --config {config_path} resume {journal}" in out, out + err
     assert "Traceback" not in err
 
 
@@ -304,3 +304,15 @@ def test_play_help_names_every_rule_set_and_its_document(language: str) -> None:
         assert preset in words
     for page in ("docs/RULES.md", "docs/RULES-FIIM.md", "docs/RULES-CITY.md"):
         assert page in words
+
+
+def test_the_resume_hint_names_the_settings_file_only_when_one_was_given(tmp_path: Path) -> None:
+    from voicehost.cli.session import resume_command
+
+    journal = tmp_path / "игры" / "game 1.jsonl"
+    assert resume_command(config.load(None), journal) == f"voicehost resume '{journal}'"
+    club = tmp_path / "клуб.yaml"
+    club.write_text("language: ru\n", encoding="utf-8")
+    assert resume_command(config.load(club), journal) == (
+        f"voicehost --config '{club}' resume '{journal}'"  # quoted: typed into a shell as is
+    )

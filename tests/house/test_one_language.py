@@ -111,7 +111,7 @@ def test_service_install_help_says_what_it_does(tmp_path: Path) -> None:
     ("argv", "russian", "english"),
     [
         (["play", "--players", "14"], "за столом от 8 до 13 игроков", "a table has 8 to 13"),
-        (["play", "--players", "x"], "недопустимое значение (int): 'x'", "invalid int value"),
+        (["play", "--players", "x"], "значение 'x': нужно число", "'x': a number is needed"),
         (["play", "--preset", "mafia"], "недопустимый выбор: 'mafia'", "invalid choice"),
         (["play", "--bogus"], "непонятные аргументы: --bogus", "unrecognized arguments"),
     ],

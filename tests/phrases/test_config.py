@@ -207,3 +207,27 @@ def test_config_values_a_person_would_write(text: str, setting: str, value: Any)
 def test_an_empty_config_is_the_defaults() -> None:
     assert config.loads("") == dataclasses.replace(config.Settings(), base_dir=".")
     assert config.loads("# nothing\n") == config.Settings()
+
+
+def test_a_mistake_in_a_file_given_with_config_names_that_file(tmp_path) -> None:
+    # `voicehost --config club.yaml …`: the host opens club.yaml to fix it, not config.yaml.
+    book = PhraseBook.load("ru")
+    club = tmp_path / "club.yaml"
+    club.write_text("language: ru\nlanguag: en\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as one:
+        config.load(club)
+    assert book.explain(one.value).startswith(f"{club}, строка 2: неизвестный ключ languag")
+    club.write_text("players: 99\ntimers:\n  speech_seconds: 5\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as two:
+        config.load(club)
+    said = book.explain(two.value)
+    assert said.startswith(f"в {club} неверных значений: 2") and "config.yaml" not in said
+    club.write_text("players 10\ntimers:\n  discussion_seconds: 60\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as three:
+        config.load(club)
+    assert "строка 2 или чуть выше: это не YAML" in book.explain(three.value)
+    own = tmp_path / "config.yaml"  # the usual name: said as it always was
+    own.write_text("languag: ru\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as four:
+        config.load(own)
+    assert book.explain(four.value).startswith("config.yaml, строка 1")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import shlex
 import signal
 import sys
 import time
@@ -298,8 +299,15 @@ def play(
         # knows where; a path that is a folder now holds no game)
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
-        print(book.screen("game_paused", {"journal": host.journal_path}))
+        command = resume_command(settings, host.journal_path)
+        print(book.screen("game_paused", {"journal": host.journal_path, "command": command}))
     return 0
+
+
+def resume_command(settings: Settings, journal: Path) -> str:
+    """The command that carries this game on, with the settings file it was played with."""
+    given = f"--config {shlex.quote(settings.config_file)} " if settings.config_file else ""
+    return f"voicehost {given}resume {shlex.quote(str(journal))}"
 
 
 def club_header(settings: Settings) -> dict[str, str]:
