@@ -137,3 +137,25 @@ def test_a_second_check_typed_at_once_never_cuts_the_answer_short() -> None:
     assert screen.current_private() == (
         "КОМИССАР: МАФИЯ     · ПРОВЕРКА ЭТОЙ НОЧИ УЖЕ СДЕЛАНА: ВВОДИТЬ БОЛЬШЕ НЕЧЕГО"
     )
+
+
+def test_a_line_that_is_no_command_at_night_is_explained_privately_not_on_the_table() -> None:
+    """The Commissar types «пять» for 5: the table's screen says only «Ввод не принят» (what was
+    typed stays hidden), and the private line says to type the seat in digits."""
+    told: list[Private] = []
+    screen = LogScreen()
+    channels = TableRecorder(FakeClock(), config.load(None), screen)
+    channels.show = told.append  # type: ignore[method-assign]
+    book = PhraseBook.load("ru")
+    host = Host(
+        config.load(None), book, channels.clock,
+        speaker=channels, cues=channels, private=channels, screen=screen,
+    )  # fmt: skip
+    host.start()
+    handler = LineHandler(host, screen, lambda: "")
+    handler.line("2 5 9")
+    wait_timer(host)
+    handler.line("пять")
+    assert screen.lines[-1] == "✗ Ввод не принят." and "пять" not in "\n".join(screen.lines)
+    assert told[-1].kind is PrivateKind.REFUSED
+    assert book.screen(told[-1].answer).startswith("ВВОД НЕ ПОНЯТ: НУЖНЫ НОМЕРА МЕСТ ЦИФРАМИ")

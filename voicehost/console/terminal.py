@@ -155,6 +155,8 @@ class LineHandler:
                 self.quit_asked = False
                 return book.screen("quit_cancelled")
             refused = f"✗ {book.screen('night_refused') if night else exc}"
+            if night:
+                host.not_understood_at_night()
             if self.quit_asked:
                 self.quit_asked = False
                 return f"{book.screen('quit_cancelled')}\n{refused}"

@@ -546,6 +546,14 @@ class Host:
             words, again = reason
             self.private.show(Private(PrivateKind.REFUSED, answer=words, again=again))
 
+    def not_understood_at_night(self) -> None:
+        """A line typed at night that is no command: the shared screen says only that nothing
+        was taken (the dots hide what was typed, an echo would not); the role that is awake is
+        told privately what to type instead."""
+        if self.state is not None and self.state.phase.is_night:
+            words = "private_refused_not_understood"
+            self.private.show(Private(PrivateKind.REFUSED, answer=words, again=True))
+
     def _reject(self, message: str, source: Source, shown: str | None = None) -> None:
         """A refused input: ``message`` for scripts and tests, ``shown`` on the screen."""
         self.rejections.append(message)
