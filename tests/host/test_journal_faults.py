@@ -529,14 +529,14 @@ def test_sigterm_in_the_full_screen_ui_says_so_and_keeps_the_journal(tmp_path):
     process, master, journal = _full_screen_game_with_the_mafia_in(tmp_path)
     try:
         process.send_signal(signal.SIGTERM)
-        said = _read_until(master, "voicehost resume")
+        said = _read_until(master, f"resume {journal}")
         assert process.wait(timeout=30) == 0
     finally:
         if process.poll() is None:
             process.kill()
         os.close(master)
     assert "SIGTERM" in said and "Ведущий остановлен извне" in said
-    assert f"voicehost resume {journal}" in said
+    assert f"voicehost --config {tmp_path / 'config.yaml'} resume {journal}" in said
     assert "Traceback" not in said
     resumed = run_script([], SETTINGS, book=BOOK, resume=True, journal_path=journal).host
     resumed.close()

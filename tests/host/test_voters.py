@@ -133,3 +133,15 @@ def test_after_a_vote_starts_again_its_voters_may_vote_again() -> None:
     assert not result.errors, result.errors
     assert result.protocol["days"][1]["votes"][0]["interrupted_by"] == 9
     assert [v["seats"] for v in result.protocol["voters"]] == [[1, 2, 4], [1, 2, 4]]
+
+
+def test_a_city_protocol_marks_what_the_putana_s_client_did_and_names_each_check_once() -> None:
+    # city-town-wins.txt, night 2: the «путана» visits the Maniac (8), whose shot at 4 is
+    # entered but takes nobody; the Commissar's check is the night's «проверка» line only.
+    lines = (EXAMPLES / "city-town-wins.txt").read_text(encoding="utf-8").splitlines()
+    result = run_script(lines, config.load(None))
+    table = protocol.to_table(result.protocol, result.host.book)
+    night_2 = table.split("Ночь 2")[1].split("День 3")[0]
+    assert "маньяк: выстрел 4 (без последствий: ночь с путаной)" in night_2
+    assert "дон: проверка 1\n" in night_2  # the Don was not her client: his check stands
+    assert "проверка: 5 (мафия)" in night_2 and "комиссар: проверка" not in table

@@ -202,13 +202,18 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
         result = say("at_table") if seat["at_table"] else say(f"left_{how}")
         name = f"  {padded(seat.get('name', ''), name_cells)}" if name_cells else ""
         lines.append(f"{seat['seat']:>4}{name}  {role:<14}  {seat['fouls']:>5}  {result}")
+    holders: dict[str, set[int]] = {}  # each card's seats, for the nights' lines
+    for seat in protocol["seats"]:
+        if seat["role"]:
+            holders.setdefault(seat["role"], set()).add(seat["seat"])
+    holders["black"] = {s for role in black for s in holders.get(role, set())}
     nights = {night["night"]: night for night in protocol["nights"]}
     days = {day["day"]: day for day in protocol["days"]}
     for number in range(0, max([*nights, *days, 0]) + 1):
         if number in days:
             lines.extend(_day_lines(days[number], say))
         if number in nights:  # night N follows day N (night 0 comes first)
-            lines.extend(_night_lines(nights[number], say, is_fiim(protocol), ruleset))
+            lines.extend(_night_lines(nights[number], say, is_fiim(protocol), ruleset, holders))
     if protocol["fouls"]:
         lines.extend(["", say("fouls")])
         for foul in protocol["fouls"]:
@@ -270,28 +275,46 @@ def _when(event: FoulRecord | TeamLossRecord, say: Say) -> str:
     return say("when_day", day=event["day"])
 
 
-def _night_lines(night: NightRecord, say: Say, fiim: bool, ruleset: RuleSet) -> list[str]:
+def _night_lines(
+    night: NightRecord,
+    say: Say,
+    fiim: bool,
+    ruleset: RuleSet,
+    holders: dict[str, set[int]] | None = None,
+) -> list[str]:
     lines = ["", say("night", night=night["night"])]
+    holders = holders or {}
+    clients = set(night.get("blocks", {}).values())  # the «путана»'s: they did nothing
+
+    def undone(*roles: str) -> str:
+        """« (не состоялось: …)» after an entry whose role's holder spent the night with her."""
+        hit = any(holders.get(role, set()) & clients for role in roles)
+        return say("blocked_entry") if hit else ""
+
     if night["night"] == 0:
         lines.append("  " + say("roles_registered"))
     elif "shots" in night:
         lines.extend(_fiim_night_lines(night, say, ruleset))
     else:
         shot = night.get("shot")
-        lines.append("  " + say("shot", seat=shot if shot is not None else say("miss")))
+        said = say("shot", seat=shot if shot is not None else say("miss"))
+        lines.append("  " + said + (undone("black") if shot is not None else ""))
         check = night.get("check")
         if check is not None:
             verdict = say("mafia" if night.get("check_found_mafia") else "not_mafia")
-            lines.append("  " + say("check", seat=check, verdict=verdict))
+            lines.append("  " + say("check", seat=check, verdict=verdict) + undone("commissar"))
         else:
             lines.append("  " + say("check_none"))
         heal = night.get("heal")
-        lines.append("  " + say("heal", seat=heal if heal is not None else "—"))
+        lines.append(
+            "  " + say("heal", seat=heal if heal is not None else "—")
+            + (undone("doctor") if heal is not None else "")
+        )  # fmt: skip
         if night.get("saved"):
             lines.append("  " + say("saved"))
         if night.get("killed") is not None:
             lines.append("  " + say("killed", seat=night["killed"]))
-        lines.extend(_more_roles_lines(night, say))
+        lines.extend(_more_roles_lines(night, say, undone, told_check=check is not None))
         if night.get("ended_by_win"):
             lines.append("  " + say("ended_by_win"))
     if night.get("disqualified"):
@@ -300,15 +323,26 @@ def _night_lines(night: NightRecord, say: Say, fiim: bool, ruleset: RuleSet) -> 
     return lines
 
 
-def _more_roles_lines(night: NightRecord, say: Say) -> list[str]:
-    """A night with more roles (city Mafia): each role's visit, check and shot, and every death."""
+def _more_roles_lines(
+    night: NightRecord, say: Say, undone: Callable[..., str], told_check: bool
+) -> list[str]:
+    """A night with more roles (city Mafia): each role's visit, check and shot (marked when its
+    holder spent the night with the «путана»), and every death. The Commissar's check is the
+    night's «проверка» line already when ``told_check``."""
+    checks = {
+        role: seat
+        for role, seat in night.get("checks", {}).items()
+        if not (told_check and role == "commissar")
+    }
     entries: list[tuple[str, str, Seat | None]] = [
         *(("role_block", role, seat) for role, seat in night.get("blocks", {}).items()),
-        *(("role_check", role, seat) for role, seat in night.get("checks", {}).items()),
+        *(("role_check", role, seat) for role, seat in checks.items()),
         *(("role_kill", role, seat) for role, seat in night.get("kills", {}).items()),
     ]
     lines = [
-        "  " + say(key, role=role, seat=seat if seat is not None else say("no_shot"))
+        "  "
+        + say(key, role=role, seat=seat if seat is not None else say("no_shot"))
+        + (undone(role) if seat is not None and key != "role_block" else "")
         for key, role, seat in entries
     ]
     killed = night.get("killed_all", [])
