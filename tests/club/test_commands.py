@@ -46,6 +46,11 @@ def test_an_evening_is_opened_shown_and_closed(
     assert main(["--config", str(config), "evening", "status"]) == 0
     out = capsys.readouterr().out
     assert "игр: 2" in out and "баллы" in out  # the games were recorded on the way
+    # A second «start» typed by mistake tonight would split the evening: refused, kept open.
+    assert main(["--config", str(config), "evening", "start"]) == 1
+    out = capsys.readouterr().out
+    assert f"Вечер {opened['id']} ещё идёт: сыграно игр: 2" in out and "--new" in out
+    assert records.evening.current(tmp_path / "club")["id"] == opened["id"]  # type: ignore[index]
     assert main(["--config", str(config), "evening", "end"]) == 0
     assert "закрыт · игр: 2" in capsys.readouterr().out
     assert main(["--config", str(config), "evening", "end"]) == 1

@@ -14,6 +14,7 @@ def register(subparsers: Any) -> None:
         "evening", help=text("evening"), description=text("evening.description")
     )
     parser.add_argument("action", choices=("start", "status", "end"), help=text("evening.action"))
+    parser.add_argument("--new", action="store_true", help=text("evening.new"))
     parser.set_defaults(func=run)
 
 
@@ -26,10 +27,10 @@ def run(args: argparse.Namespace) -> int:
     settings = load(args.config)
     book = PhraseBook.load(settings.language)
     records.catch_up(settings)
-    ok, text = evening_action(settings, book, args.action)
+    ok, text = evening_action(settings, book, args.action, new=args.new)
     print(text)
     if not ok:
-        return 1 if args.action == "end" else 0
+        return 0 if args.action == "status" else 1
     if args.action != "start":
         sent = records.send_outbox(settings)
         if sent.waiting:
@@ -41,16 +42,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def evening_action(settings: Any, book: Any, action: str) -> tuple[bool, str]:
+def evening_action(settings: Any, book: Any, action: str, *, new: bool = False) -> tuple[bool, str]:
     """Start, show or end the evening (``start``, ``status``, ``end``): whether there was an
-    evening to show or end, and what to tell the host. The CLI and the host's remote both ask
-    this; it reads and writes the evening's file only (a server is never waited for here)."""
+    evening to show or end (or, to start, whether one was started), and what to tell the host.
+    An evening started today with games in it is not closed by another start unless ``new``
+    (a second «start» typed by mistake would split the evening's table in two). The CLI and the
+    host's remote both ask this; it reads and writes the evening's file only (a server is never
+    waited for here)."""
     from voicehost.club import evening, records
 
     folder = records.data_dir(settings)
     if action == "start":
         lines = []
         before = evening.current(folder)
+        games = len(before.get("games", [])) if before is not None else 0
+        if before is not None and games and not new and is_today(before["id"]):
+            return False, str(book.screen("evening_still_on", {"id": before["id"], "games": games}))
         if before is not None:
             lines.append(book.screen("evening_closed_before", {"id": before["id"]}))
         started = evening.start(
@@ -66,6 +73,13 @@ def evening_action(settings: Any, book: Any, action: str) -> tuple[bool, str]:
     if action == "end":
         current = evening.end(folder) or current
     return True, evening_report(current, book, ended=action == "end")
+
+
+def is_today(evening_id: str) -> bool:
+    """Whether the evening (``2026-12-06-5b58b827``) was started today."""
+    import time
+
+    return evening_id.startswith(time.strftime("%Y-%m-%d"))
 
 
 def started_year() -> str:
