@@ -145,3 +145,27 @@ def test_a_city_protocol_marks_what_the_putana_s_client_did_and_names_each_check
     assert "маньяк: выстрел 4 (без последствий: ночь с путаной)" in night_2
     assert "дон: проверка 1\n" in night_2  # the Don was not her client: his check stands
     assert "проверка: 5 (мафия)" in night_2 and "комиссар: проверка" not in table
+
+
+def test_a_fiim_protocol_names_the_lift_vote_as_the_game_said_it() -> None:
+    lines = (EXAMPLES / "fiim-lift-all.txt").read_text(encoding="utf-8").splitlines()
+    result = run_script(lines, config.load(None))
+    table = protocol.to_table(result.protocol, result.host.book)
+    assert "голосование «поднять всех»: 6 из 10 за -> все уходят" in table
+    assert "«уходят все»" not in table
+
+
+def test_a_lift_the_rules_bar_is_said_so_not_as_none_of_none() -> None:
+    # MR 7.21 to 7.23: the table cannot be split (nine players, three tied): no vote is held.
+    from voicehost.host.protocol import _day_lines
+    from voicehost.phrases import PhraseBook
+
+    book = PhraseBook.load("ru")
+    day = {
+        "day": 2, "nominations": {}, "candidates": [1, 2, 3], "votes": [], "left": [],
+        "third_vote": {"candidates": [1, 2, 3], "votes_for": None, "voters": None,
+                       "outcome": "all_stay", "four_players": False},
+    }  # fmt: skip
+    said = "\n".join(_day_lines(day, lambda key, **p: book.screen(f"protocol_{key}", p), True))
+    assert "«поднять всех» не голосуют по правилам (стол не разделить) -> все остаются" in said
+    assert "None" not in said

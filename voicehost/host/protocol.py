@@ -211,7 +211,7 @@ def to_table(protocol: ProtocolRecord, book: PhraseBook) -> str:
     days = {day["day"]: day for day in protocol["days"]}
     for number in range(0, max([*nights, *days, 0]) + 1):
         if number in days:
-            lines.extend(_day_lines(days[number], say))
+            lines.extend(_day_lines(days[number], say, is_fiim(protocol)))
         if number in nights:  # night N follows day N (night 0 comes first)
             lines.extend(_night_lines(nights[number], say, is_fiim(protocol), ruleset, holders))
     if protocol["fouls"]:
@@ -374,7 +374,7 @@ def _fiim_night_lines(night: NightRecord, say: Say, ruleset: RuleSet) -> list[st
     return lines
 
 
-def _day_lines(day: DayRecord, say: Say) -> list[str]:
+def _day_lines(day: DayRecord, say: Say, fiim: bool = False) -> list[str]:
     lines = ["", say("day", day=day["day"])]
     for nominator, nominees in sorted(day["nominations"].items(), key=lambda i: seat_of_key(i[0])):
         lines.append("  " + say("nominates", seat=nominator, seats=_seats(nominees)))
@@ -387,16 +387,15 @@ def _day_lines(day: DayRecord, say: Say) -> list[str]:
         lines.append(f"  {label}: {counts}")
     third = day.get("third_vote")
     if third:
+        outcome = say("all_leave" if third["outcome"] == "all_leave" else "all_stay")
         if third.get("four_players"):
             lines.append("  " + say("third_vote_skipped"))
+        elif third["votes_for"] is None:  # FIIM: the rules bar «поднять всех» at this table
+            lines.append("  " + say("lift_barred", outcome=outcome))
         else:
-            outcome = say("all_leave" if third["outcome"] == "all_leave" else "all_stay")
-            lines.append(
-                "  "
-                + say(
-                    "third_vote", votes=third["votes_for"], voters=third["voters"], outcome=outcome
-                )
-            )
+            key = "lift_vote" if fiim else "third_vote"  # FIIM's words, as the game said them
+            votes, voters = third["votes_for"], third["voters"]
+            lines.append("  " + say(key, votes=votes, voters=voters, outcome=outcome))
     if day.get("vote_cancelled"):
         lines.append("  " + say("vote_cancelled"))
     lines.append("  " + say("left_by_vote", seats=_seats(day["left"])))
