@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,17 @@ def test_after_tonights_check_the_question_says_nothing_more_is_to_be_entered() 
     assert prompt_text(done) == (
         "проверка этой ночи сделана: вводить больше нечего, ночь идёт дальше сама"
     )
+
+
+def test_a_row_never_ends_between_a_seat_and_its_player_s_name() -> None:
+    from voicehost.console.terminal import _wrapped
+
+    names = ["Александра", "Валентина", "Анастасия", "Константин", "Владислав", "Ярослава"]
+    line = "стол: " + " · ".join(f"{seat}{'!' * (seat % 2)} {name}" for seat, name in
+                                 enumerate(names * 2, start=1))  # fmt: skip
+    for width in range(20, 90):
+        rows = _wrapped(line, width)
+        assert all(len(row) <= width for row in rows)
+        assert not any(re.search(r"(^|\s)\d+!?$", row) for row in rows), rows  # «… · 8» alone
+        assert " ".join(row.strip() for row in rows) == line
+    assert _wrapped("стол: 1 2 3 4 5 6 7 8 9 10 11 12 13", 20)[0] == "стол: 1 2 3 4 5 6 7"

@@ -15,6 +15,7 @@ import codecs
 import contextlib
 import curses
 import os
+import re
 import select
 import sys
 import termios
@@ -433,11 +434,12 @@ def _wrapped(line: str, width: int | None) -> list[str]:
     combining marks (none), and a row must never run past the edge of the screen."""
     if width is None or width < 10 or cells(line) <= width:
         return [line]
-    if line.isascii():
+    units = _seats_with_names(line.split(" "))
+    if line.isascii() and len(units) == line.count(" ") + 1:
         return textwrap.wrap(line, width, subsequent_indent="  ", break_on_hyphens=False) or [""]
     rows: list[str] = []
     row = ""
-    for word in line.split(" "):
+    for word in units:
         candidate = f"{row} {word}" if row else word
         if cells(candidate) <= width:
             row = candidate
@@ -451,6 +453,22 @@ def _wrapped(line: str, width: int | None) -> list[str]:
             row = "  " + row[len(cut) :]
     rows.append(row)
     return rows
+
+
+SEAT_TOKEN = re.compile(r"\d{1,2}[✗!]*")
+"""A seat as the status lines write it: its number, ✗ when it left, ! for each foul."""
+
+
+def _seats_with_names(words: list[str]) -> list[str]:
+    """The words of a line, each seat joined to the name after it («7 Валентина»), so that a
+    row never ends between a seat's number and its player's name."""
+    units: list[str] = []
+    for word in words:
+        if units and SEAT_TOKEN.fullmatch(units[-1]) and word[:1].isalpha():
+            units[-1] = f"{units[-1]} {word}"
+        else:
+            units.append(word)
+    return units
 
 
 def _fit(text: str, width: int) -> str:
