@@ -654,6 +654,21 @@ def test_in_hiss_most_hearings_and_one_referee_end_a_clear_stop_word_the_panel_m
     assert dict(decision.params)["hearings"] == "3" and dict(decision.params)["made"] == "4"
 
 
+def test_most_hearings_stand_in_for_the_panel_only_for_a_stop_word_said_at_a_speaking_pace():
+    # A short word said alone in noise, heard as «спасибо» in 0.35 s of voice: 7 sounds at 20 a
+    # second, within what a person can say (the rule's 22), but no one's ordinary pace (15): the
+    # panel's majority decides. In 0.5 s (14 a second) most hearings and a referee end it.
+    rule = AloneRule(STOP_WORDS)
+    refusing = (word("пятый"),)
+    quick = Utterance(2.0, 2.35, 0.5)
+    said = [HeardWord("спасибо", 2.02, 2.34, 0.9)]
+    assert not rule.stands(quick, said, [said, refusing, refusing], hearings=(4, 4))
+    assert rule.stands(quick, said, [said, said, refusing])  # a majority: as before
+    paced = Utterance(2.0, 2.5, 0.5)
+    said = [HeardWord("спасибо", 2.02, 2.49, 0.9)]
+    assert rule.stands(paced, said, [said, refusing, refusing], hearings=(3, 4))
+
+
 def test_most_hearings_never_end_a_stop_word_said_with_other_words_or_too_long():
     # The hearings' agreement stands in for the panel's majority only: every other test holds.
     rule = AloneRule(STOP_WORDS)
