@@ -152,10 +152,16 @@ def _draw(
         left.set_yticks(range(len(shown)), names)
         left.set_xlabel(say("chart_points"))
         left.set_title(say("chart_standings"))
+        low, high = min(0.0, *points), max(0.0, *points)
+        room = 0.25 * ((high - low) or 1.0)  # each label beside its bar, inside the frame
+        left.set_xlim(low - (room if low < 0 else 0.0), high + room)
         for bar, row in zip(bars, shown[::-1], strict=True):
+            label = f"{number(row.points)} ({row.games})"
+            ahead = row.points >= 0  # a negative bar's label goes on its left, off the bar
             left.text(
                 bar.get_width(), bar.get_y() + bar.get_height() / 2,
-                f" {number(row.points)} ({row.games})", va="center", fontsize=8,
+                f" {label}" if ahead else f"{label} ", va="center", fontsize=8,
+                ha="left" if ahead else "right",
             )  # fmt: skip
         total = 0.0
         steps = [0.0]  # the season starts at nothing
