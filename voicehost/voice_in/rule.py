@@ -224,9 +224,10 @@ class AloneTuning:
     second half of a sentence, after 0.26 to 0.32 s; 61 and 60 of the 657 and 661 stop words
     that ended a speech followed one (a breath of 0.3 s), and they end it 0.6 s later."""
     agreeing_hearings: int = 3
-    """A stop word that this many of the second look's hearings each heard on its own (every
-    test passed but the referees'), and that one referee at least heard on its own too, ends
-    the speech though the panel's majority did not (0: never). Only a noisy room has more than
+    """A stretch that this many of the second look's hearings each heard as a stop word on its
+    own (every test passed but the referees'; on the tuned halves nearly always the same stop
+    word), and that one referee at least heard so too, ends the speech though the panel's
+    majority did not (0: never). Only a noisy room has more than
     two hearings (as captured, cleaned, cleaned harder, cleaned smoothly). In hiss the
     referees' ordinary words take the noise in and around a stop word said clearly, where
     hearings of the audio cleaned three ways agree on it (on seed 18's tuned half, two
