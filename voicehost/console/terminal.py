@@ -455,8 +455,8 @@ def _wrapped(line: str, width: int | None) -> list[str]:
     return rows
 
 
+#: A seat as the status lines write it: its number, ✗ when it left, ! for each foul.
 SEAT_TOKEN = re.compile(r"\d{1,2}[✗!]*")
-"""A seat as the status lines write it: its number, ✗ when it left, ! for each foul."""
 
 
 def _seats_with_names(words: list[str]) -> list[str]:
