@@ -169,3 +169,17 @@ def test_a_lift_the_rules_bar_is_said_so_not_as_none_of_none() -> None:
     said = "\n".join(_day_lines(day, lambda key, **p: book.screen(f"protocol_{key}", p), True))
     assert "«поднять всех» не голосуют по правилам (стол не разделить) -> все остаются" in said
     assert "None" not in said
+
+
+def test_a_vote_started_again_is_voted_afresh_after_a_resume_too(tmp_path: Path) -> None:
+    # The same as above, with the power cut between the removal and the second list.
+    lines = (EXAMPLES / "revote-and-third-vote.txt").read_text(encoding="utf-8").splitlines()
+    cut = next(i for i, line in enumerate(lines) if "# 3 votes against seat 3" in line)
+    journal = tmp_path / "game.jsonl"
+    first = ["3: 1 2 4", "f 9", "f 9", "f 9"]
+    run_script([*lines[:cut], *first], config.load(None), journal_path=journal)
+    copy = tmp_path / "after-the-cut.jsonl"  # the journal as the power cut left it
+    copy.write_bytes(journal.read_bytes())
+    result = run_script(["3: 1 2 4"], config.load(None), resume=True, journal_path=copy)
+    assert not result.errors, result.errors
+    assert [v["seats"] for v in result.protocol["voters"]] == [[1, 2, 4], [1, 2, 4]]

@@ -262,6 +262,12 @@ class Host:
         players = self.settings.game.players
         self.names = Names(players, from_record(names_in(self.journal_path), players))
         self.voter_lists = standing(self.journal_path)
+        counted = [item.before for item in self.accepted if isinstance(item.event, UNDOABLE)]
+        self._list_starts = {  # the vote each list was entered in: a restarted vote is afresh
+            ordinal: before.vote_starts
+            for ordinal, _ in self.voter_lists
+            if ordinal < len(counted) and (before := counted[ordinal]) is not None
+        }
         self._journal = Journal.reopen(
             self.journal_path, on_saving=self._saving_changed, on_moved=self._journal_moved
         )
