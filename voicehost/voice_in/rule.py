@@ -624,7 +624,7 @@ class AloneRule:
         weakest = min(stops, key=lambda word: word.confidence)
         if self.unsure(stops):
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
-            chosen = any(self.agreed(utterance, heard, doubting=False) for heard in panel)
+            chosen = self.choosing(utterance, panel) > 0
             enough = agreeing >= self.needed(len(panel), unanimous)
             backed = (
                 not enough
@@ -691,6 +691,11 @@ class AloneRule:
             (("word", last.word), ("before", f"{utterance.quiet_before:.2f}"), ("after", after)),
         )  # fmt: skip
 
+    def choosing(self, utterance: Utterance, panel: Sequence[Sequence[HeardWord]]) -> int:
+        """How many of the ``panel``'s referees chose the stop word on its own outright (their
+        doubt aside: :meth:`agreed`)."""
+        return sum(self.agreed(utterance, heard, doubting=False) for heard in panel)
+
     def backed_by(self, hearings: int) -> bool:
         """Whether a stop word that ``hearings`` of the second look's hearings heard on its own
         needs one referee only, not the panel's majority (``agreeing_hearings``)."""
@@ -699,9 +704,13 @@ class AloneRule:
     def _at_speaking_pace(self, utterance: Utterance, stops: Sequence[HeardWord]) -> bool:
         """Whether the voice is long enough for the stop words said at a speaking pace
         (``backed_sounds_per_second``), not only as fast as a person can."""
-        sounds = sum(len(sound_key(word.word)) for word in stops)
-        length = utterance.end - utterance.start
-        return length >= sounds / self.tuning.backed_sounds_per_second - 1e-6
+        paced = self._voice_for(stops, self.tuning.backed_sounds_per_second)
+        return utterance.end - utterance.start >= paced - 1e-6
+
+    @staticmethod
+    def _voice_for(stops: Sequence[HeardWord], sounds_per_second: float) -> float:
+        """Seconds the stop words' sounds take said at ``sounds_per_second``."""
+        return sum(len(sound_key(word.word)) for word in stops) / sounds_per_second
 
     def _backed(
         self,
@@ -712,7 +721,7 @@ class AloneRule:
         hearings: tuple[int, int],
     ) -> Decision:
         """The speech's end on a stop word that most hearings heard on its own, and a referee."""
-        agreeing = sum(self.agreed(utterance, heard, doubting=False) for heard in panel)
+        agreeing = self.choosing(utterance, panel)
         after = f"{now - utterance.end:.2f}"
         reason = (
             f"«{last.word}» said on its own: {hearings[0]} of {hearings[1]} hearings and "
@@ -768,8 +777,7 @@ class AloneRule:
                 (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
                  ("minimum", f"{self.tuning.min_confidence:.2f}")),
             )  # fmt: skip
-        sounds = sum(len(sound_key(word.word)) for word in stops)
-        shortest = sounds / self.tuning.fastest_sounds_per_second
+        shortest = self._voice_for(stops, self.tuning.fastest_sounds_per_second)
         length = utterance.end - utterance.start
         if length < shortest - 1e-6:
             reason = (
@@ -790,7 +798,7 @@ class AloneRule:
                 Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_unheard",
                 (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{unheard:.2f}")),
             )  # fmt: skip
-        longest = sounds / self.tuning.slowest_sounds_per_second
+        longest = self._voice_for(stops, self.tuning.slowest_sounds_per_second)
         if length > longest + 1e-6:
             reason = (
                 f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "

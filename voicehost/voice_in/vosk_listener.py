@@ -732,17 +732,12 @@ class VoskListener:
         if self.rule.backed_by(len(alone)):
             # Most hearings heard the stop word on its own: one referee is enough (rule.py,
             # agreeing_hearings); the panel that heard it most speaks for them.
-            best = max(alone, key=lambda evidence: self._chosen_by(utterance, evidence))
+            best = max(alone, key=lambda evidence: self.rule.choosing(utterance, evidence[1]))
             words, panel, cleaned, unanimous, _one = best
             evidence = (words, panel, cleaned, unanimous, (len(alone), made))
             if self.rule.stands(utterance, *evidence):
                 return evidence, tuple(hearings)
         return None if found is None else (found, tuple(hearings))
-
-    def _chosen_by(self, utterance: Utterance, evidence: Evidence) -> int:
-        """How many of the evidence's referees chose its stop word on its own."""
-        panel = evidence[1]
-        return sum(self.rule.agreed(utterance, heard, doubting=False) for heard in panel)
 
     def _telling(self, utterance: Utterance, evidence: Evidence) -> int:
         """Which hearing's verdict the listening tool is told when none ends the speech: the
