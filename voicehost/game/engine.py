@@ -39,7 +39,14 @@ from voicehost.game.inputs import (
     VoteCount,
 )
 from voicehost.game.model import Cue, Phase, Role, Seat, Team, TimerKind
-from voicehost.game.record import DayRecord, GameRecord, ScoreLine, new_record, seat_key
+from voicehost.game.record import (
+    DayRecord,
+    GameRecord,
+    ScoreLine,
+    VoteRound,
+    new_record,
+    seat_key,
+)
 from voicehost.game.rules import GameRules
 from voicehost.game.ruleset import NightStep, RoleSpec, RuleSet
 from voicehost.game.state import GameState, NightActions, Player, Timer
@@ -1626,12 +1633,19 @@ class Engine:
     def _lift_all(self) -> bool:
         return self.ruleset.ties == "revote_while_leaders_change_then_lift_all"
 
+    def _record_count(self, state: GameState, interrupted_by: Seat | None = None) -> None:
+        """Today's record keeps the round's counts (and the seat whose removal stopped them)."""
+        vote: VoteRound = {
+            "round": state.vote_round,
+            "counts": {seat_key(s): n for s, n in state.vote_counts.items()},
+        }
+        if interrupted_by is not None:
+            vote["interrupted_by"] = interrupted_by
+        self._day_record(state)["votes"].append(vote)
+
     def _finish_vote(self, state: GameState, out: list[Effect]) -> None:
         counts = dict(state.vote_counts)
-        day = self._day_record(state)
-        day["votes"].append(
-            {"round": state.vote_round, "counts": {seat_key(s): n for s, n in counts.items()}}
-        )
+        self._record_count(state)
         top = max(counts.values())
         if self._lift_all():
             # MR 7.15 to 7.20: the most votes leaves; a tie speaks again and revotes, and again
@@ -2012,10 +2026,7 @@ class Engine:
         elif phase is Phase.VOTE:
             self._stop_timer(state, out)
             if state.vote_counts:  # what the table had counted stays in the record
-                counts = {seat_key(s): n for s, n in state.vote_counts.items()}
-                self._day_record(state)["votes"].append(
-                    {"round": state.vote_round, "counts": counts, "interrupted_by": seat}
-                )
+                self._record_count(state, interrupted_by=seat)
             state.vote_starts += 1
             self._start_vote(state, out)  # the voters changed: the vote starts again
         elif phase is Phase.THIRD_VOTE:
