@@ -205,9 +205,6 @@ class Host:
         self.header = dict(header or {})  # the host's data for the journal's header (club)
         # (ordinal among the undoable inputs of its count, the voters) of each voter list
         self.voter_lists: list[tuple[int, VoterList]] = []
-        self._list_starts: dict[int, int] = {}
-        """The vote each voter list was entered in (``GameState.vote_starts``), by ordinal: a
-        vote started again after a disqualification is voted afresh."""
         self.inbox: queue.Queue[Command] = queue.Queue()
         self.state: GameState | None = None
         self.accepted: list[Accepted] = []
@@ -262,12 +259,6 @@ class Host:
         players = self.settings.game.players
         self.names = Names(players, from_record(names_in(self.journal_path), players))
         self.voter_lists = standing(self.journal_path)
-        counted = [item.before for item in self.accepted if isinstance(item.event, UNDOABLE)]
-        self._list_starts = {  # the vote each list was entered in: a restarted vote is afresh
-            ordinal: before.vote_starts
-            for ordinal, _ in self.voter_lists
-            if ordinal < len(counted) and (before := counted[ordinal]) is not None
-        }
         self._journal = Journal.reopen(
             self.journal_path, on_saving=self._saving_changed, on_moved=self._journal_moved
         )
@@ -442,11 +433,18 @@ class Host:
         problem: tuple[str, dict[str, Any]] | None = None
         if candidate != prompt.subject:
             problem = ("voters_wrong_candidate", {"seat": prompt.subject, "typed": candidate})
+        # A list counts in the vote its count was entered in (a vote started again after a
+        # disqualification is voted afresh): the state kept with that count says which.
+        entered = [item.before for item in self.accepted if isinstance(item.event, UNDOABLE)]
+
+        def this_vote(ordinal: int) -> bool:
+            before = entered[ordinal] if ordinal < len(entered) else None
+            return before is None or before.vote_starts == state.vote_starts
+
         already = {
             voter
             for ordinal, voters in self.voter_lists
-            if (voters.day, voters.round) == (state.day, state.vote_round)
-            and self._list_starts.get(ordinal, state.vote_starts) == state.vote_starts
+            if (voters.day, voters.round) == (state.day, state.vote_round) and this_vote(ordinal)
             for voter in voters.voters
         }
         for index, seat in enumerate(seats):
@@ -473,7 +471,6 @@ class Host:
             return False
         voters = VoterList(state.day, state.vote_round, candidate, tuple(seats))
         self.voter_lists.append((ordinal, voters))
-        self._list_starts[ordinal] = state.vote_starts  # a vote started again voids it
         if self._journal is not None:
             self._journal.append_voters(voters.record())
         return True
