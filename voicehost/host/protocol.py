@@ -280,14 +280,15 @@ def _night_lines(
     say: Say,
     fiim: bool,
     ruleset: RuleSet,
-    holders: dict[str, set[int]] | None = None,
+    holders: dict[str, set[int]],
 ) -> list[str]:
+    """A night's lines; ``holders``: each card's seats («black»: the black team's)."""
     lines = ["", say("night", night=night["night"])]
-    holders = holders or {}
     clients = set(night.get("blocks", {}).values())  # the «путана»'s: they did nothing
 
     def undone(*roles: str) -> str:
-        """« (не состоялось: …)» after an entry whose role's holder spent the night with her."""
+        """« (без последствий: …)» after an entry whose role's holder spent the night with
+        her."""
         hit = any(holders.get(role, set()) & clients for role in roles)
         return say("blocked_entry") if hit else ""
 
