@@ -309,7 +309,6 @@ class _Reader:
             return {}
         roles: dict[Role, RoleSpec] = {}
         for key, body in self.mapping(node, "roles").items():
-            role = self.role_name(body, f"roles.{key}") if False else None
             try:
                 role = Role(key)
             except ValueError:

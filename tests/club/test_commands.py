@@ -76,7 +76,7 @@ def test_standings_print_export_and_draw(
     assert chart.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and chart.stat().st_size > 10_000
     rows = list(csv.reader(io.StringIO(table.read_text(encoding="utf-8-sig"))))
     assert rows[0][1] == "Игрок" and len(rows) == 14  # the heading and 13 players
-    assert "мирный житель: игры" in rows[0] and "дон: победы" in rows[0]  # every column Russian
+    assert "мирный житель: игры" in rows[0] and "Дон: победы" in rows[0]  # every column Russian
     assert not any(re.search(r"[A-Za-z]", head) for head in rows[0]), rows[0]
     assert sum(int(row[3]) for row in rows[1:]) == 60
     records.forget(records.club_settings_of(config))

@@ -143,7 +143,7 @@ def test_a_city_protocol_marks_what_the_putana_s_client_did_and_names_each_check
     table = protocol.to_table(result.protocol, result.host.book)
     night_2 = table.split("Ночь 2")[1].split("День 3")[0]
     assert "маньяк: выстрел 4 (без последствий: ночь с путаной)" in night_2
-    assert "дон: проверка 1\n" in night_2  # the Don was not her client: his check stands
+    assert "Дон: проверка 1\n" in night_2  # the Don was not her client: his check stands
     assert "проверка: 5 (мафия)" in night_2 and "комиссар: проверка" not in table
 
 

@@ -69,7 +69,7 @@ def test_the_phone_deals_and_night_zero_needs_nothing_typed(preset: str) -> None
             state = table.host.state
             assert state is not None and not state.phase.is_night or preset == "fiim"
             names = {"мафия": {Role.MAFIA}, "Дон": {Role.DON}, "комиссар": {Role.COMMISSAR},
-                     "доктор": {Role.DOCTOR}, "шериф": {Role.SHERIFF},
+                     "доктор": {Role.DOCTOR}, "Шериф": {Role.SHERIFF},
                      "мирный": {None, Role.CIVILIAN}}  # fmt: skip
             for seat, card in shown.items():
                 assert state.players[seat].role in names[card], (seat, card)  # type: ignore[index]
