@@ -796,3 +796,34 @@ def test_in_a_quiet_room_the_room_s_floor_changes_nothing(turns):
     ]
     without = AloneRule(STOP_WORDS, AloneTuning(room_floor_db=0.0)).hear(frames)
     assert AloneRule(STOP_WORDS).hear(frames) == without
+
+
+def test_a_stop_word_the_grammar_put_second_ends_a_speech_only_on_the_panel_s_majority():
+    # Vosk gives a second choice no confidence: however it is heard, the referees decide, a
+    # majority agreeing and one choosing it outright; every other test holds as for a first.
+    rule = AloneRule(STOP_WORDS, AloneTuning(sure_confidence=0.5, min_confidence=0.5))
+    utterance = Utterance(2.0, 2.6, 0.5)
+    said = [word("спасибо")]
+    first = (word("ганс"),)
+    torn = Refereed((word("пятый"),), [said])
+
+    assert rule.stands(utterance, said)  # a first choice this sure needs no referee
+    assert not rule.stands(utterance, said, second_to=first)  # a second choice does
+    assert not rule.stands(utterance, said, [said, (word("пятый"),)], second_to=first)  # 1 of 2
+    assert not rule.stands(utterance, said, [torn, torn, torn], second_to=first)  # none chose
+    assert rule.needs_panel(utterance, said, second_to=first)
+    short = Utterance(2.0, 2.15, 0.5)  # too short for «спасибо»: no panel can save it
+    assert not rule.needs_panel(short, [HeardWord("спасибо", 2.0, 2.15)], second_to=first)
+
+    decision = rule.judge(utterance, said, 3.2, panel=[said, torn], second_to=first)
+    assert decision is not None and decision.verdict is Verdict.SPEECH_ENDED and rule.ended
+    assert decision.phrase == "listen_alone_second_choice"
+    assert dict(decision.params)["first"] == "«ганс»"
+    assert "second choice after «ганс», and 2 of 2 wider grammars" in decision.reason
+
+
+def test_only_a_stretch_as_long_as_a_stop_word_can_be_could_hold_one():
+    rule = AloneRule(STOP_WORDS)
+    assert rule.could_hold_stop_word(Utterance(2.0, 2.6, 0.5))
+    assert not rule.could_hold_stop_word(Utterance(2.0, 2.05, 0.5))  # a click
+    assert not rule.could_hold_stop_word(Utterance(2.0, 6.0, 0.5))  # a sentence

@@ -532,6 +532,7 @@ class AloneRule:
         cleaned: tuple[float, float] | None = None,
         unanimous: bool = False,
         hearings: tuple[int, int] = (1, 1),
+        second_to: Sequence[HeardWord] = (),
     ) -> Decision | None:
         """What the second look heard in ``utterance``: the speech ends when every word is a
         stop word, said no faster than a person can, heard with enough confidence (or, below
@@ -540,13 +541,17 @@ class AloneRule:
         at least when ``agreeing_hearings`` of the look's ``hearings`` heard it on its own:
         (how many did, how many were made)). ``cleaned``: the words were heard in audio
         cleaned of the room's noise, from and to these times (a stop word beginning at its
-        start ends nothing).
+        start ends nothing). ``second_to``: the words are the grammar's second choice, after
+        these (Vosk gives a second choice no confidence: it is as weak as can be, and the
+        panel's majority decides, one referee choosing it).
         None: no stop word was heard there."""
         if self.ended:
             return None
         if panel is None:
             panel = () if referee is None else (referee,)
-        decision = self.verdict(utterance, words, now, panel, cleaned, unanimous, hearings)
+        decision = self.verdict(
+            utterance, words, now, panel, cleaned, unanimous, hearings, second_to
+        )
         if decision is None or decision.verdict is not Verdict.SPEECH_ENDED:
             return decision
         self.ended = True
@@ -561,10 +566,11 @@ class AloneRule:
         cleaned: tuple[float, float] | None = None,
         unanimous: bool = False,
         hearings: tuple[int, int] = (1, 1),
+        second_to: Sequence[HeardWord] = (),
     ) -> bool:
         """Whether these words would end the speech (:meth:`judge`, without ending it)."""
         decision = self.verdict(
-            utterance, words, utterance.end, panel or (), cleaned, unanimous, hearings
+            utterance, words, utterance.end, panel or (), cleaned, unanimous, hearings, second_to
         )
         return decision is not None and decision.verdict is Verdict.SPEECH_ENDED
 
@@ -573,12 +579,27 @@ class AloneRule:
         utterance: Utterance,
         words: Sequence[HeardWord],
         cleaned: tuple[float, float] | None = None,
+        second_to: Sequence[HeardWord] = (),
     ) -> bool:
         """Whether only the referees stand between these words and the end of the speech:
-        every other test passed, and the stop word is heard below ``sure_confidence``."""
+        every other test passed, and the stop word is heard below ``sure_confidence`` (or is
+        the grammar's second choice, after ``second_to``)."""
         words = self.within(utterance, words)
-        refused = self._refusal(utterance, words, utterance.end, cleaned)
-        return refused is None and self.unsure(words)
+        refused = self._refusal(utterance, words, utterance.end, cleaned, bool(second_to))
+        return refused is None and (self.unsure(words) or bool(second_to) and bool(words))
+
+    def could_hold_stop_word(self, utterance: Utterance) -> bool:
+        """Whether the voice of ``utterance`` is long enough for one stop word said as fast as
+        a person can and short enough for one said slowly (``fastest_sounds_per_second``,
+        ``slowest_sounds_per_second``): if not, no hearing of it can end the speech."""
+        length = utterance.end - utterance.start
+        for stop in self.stop_words:
+            word = (HeardWord(stop, utterance.start, utterance.end),)
+            fastest = self._voice_for(word, self.tuning.fastest_sounds_per_second)
+            slowest = self._voice_for(word, self.tuning.slowest_sounds_per_second)
+            if fastest - 1e-6 <= length <= slowest + 1e-6:
+                return True
+        return False
 
     @staticmethod
     def needed(asked: int, unanimous: bool = False) -> int:
@@ -611,10 +632,11 @@ class AloneRule:
         cleaned: tuple[float, float] | None = None,
         unanimous: bool = False,
         hearings: tuple[int, int] = (1, 1),
+        second_to: Sequence[HeardWord] = (),
     ) -> Decision | None:
         """:meth:`judge`'s decision, without ending the speech."""
         words = self.within(utterance, words)
-        refused = self._refusal(utterance, words, now, cleaned)
+        refused = self._refusal(utterance, words, now, cleaned, bool(second_to))
         if refused is not None or not words:
             return refused
         stops = [word for word in words if self.is_stop_word(word.word)]
@@ -622,7 +644,7 @@ class AloneRule:
             return None
         last = stops[-1]
         weakest = min(stops, key=lambda word: word.confidence)
-        if self.unsure(stops):
+        if self.unsure(stops) or second_to:
             agreeing = sum(self.agreed(utterance, heard) for heard in panel)
             chosen = self.choosing(utterance, panel) > 0
             enough = agreeing >= self.needed(len(panel), unanimous)
@@ -664,6 +686,8 @@ class AloneRule:
                 )  # fmt: skip
             if backed:
                 return self._backed(utterance, last, now, panel, hearings)
+            if second_to:
+                return self._second_choice(utterance, last, now, panel, second_to)
         start = math.isinf(utterance.quiet_before)
         longer = self.waits_longer(utterance.quiet_before)
         if start:
@@ -734,15 +758,41 @@ class AloneRule:
              ("agreeing", str(agreeing)), ("asked", str(len(panel))), ("after", after)),
         )  # fmt: skip
 
+    def _second_choice(
+        self,
+        utterance: Utterance,
+        last: HeardWord,
+        now: float,
+        panel: Sequence[Sequence[HeardWord]],
+        second_to: Sequence[HeardWord],
+    ) -> Decision:
+        """The speech's end on a stop word that the grammar put second, after ``second_to``,
+        and that the panel's majority heard on its own."""
+        agreeing = sum(self.agreed(utterance, heard) for heard in panel)
+        first = "«" + " ".join(word.word for word in second_to) + "»"
+        after = f"{now - utterance.end:.2f}"
+        reason = (
+            f"«{last.word}» said on its own: the grammar's second choice after {first}, and "
+            f"{agreeing} of {len(panel)} wider grammars heard it alone, then {after} s without "
+            "the speaker's voice"
+        )
+        return Decision(
+            Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_second_choice",
+            (("word", last.word), ("first", first), ("agreeing", str(agreeing)),
+             ("asked", str(len(panel))), ("after", after)),
+        )  # fmt: skip
+
     def _refusal(
         self,
         utterance: Utterance,
         words: Sequence[HeardWord],
         now: float,
         cleaned: tuple[float, float] | None,
+        second: bool = False,
     ) -> Decision | None:
         """Why the words (within the utterance) end nothing whatever the referees say; None
-        when only the referees are left to ask (or no stop word was heard)."""
+        when only the referees are left to ask (or no stop word was heard). A ``second``
+        choice has no confidence to fall below ``min_confidence``."""
         if not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]
@@ -767,7 +817,7 @@ class AloneRule:
                 (("word", last.word), ("times", str(len(stops)))),
             )  # fmt: skip
         weakest = min(stops, key=lambda word: word.confidence)
-        if weakest.confidence < self.tuning.min_confidence:
+        if not second and weakest.confidence < self.tuning.min_confidence:
             reason = (
                 f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
                 f"listener.min_confidence {self.tuning.min_confidence:.2f}"
