@@ -711,7 +711,9 @@ class VoskListener:
         tool). A stop word is not always heard in the same audio cleaned or not (a quiet
         감사합니다 heard as 패스웍 압니다 once cleaned, a hissed one heard only once cleaned):
         any hearing the whole rule accepts is enough, and each must pass it all (stop words
-        alone, time, referees)."""
+        alone, time, referees). Then, in a noisy room, a stop word most hearings heard on its
+        own (``agreeing_hearings``); in a quiet one, the grammar's second choice of each
+        hearing (:meth:`_second_choice`)."""
         began = time.thread_time()
         try:
             return self._hear_out(utterance)
