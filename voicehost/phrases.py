@@ -615,7 +615,7 @@ class PhraseBook:
         said from the book; any other text (a library's own message) is given as it is."""
         if isinstance(error, ConfigErrors):
             lines = [self.explain(problem) for problem in error.problems]
-            file = error.params.get("file", "config.yaml")
+            file = error.params["file"]  # config.yaml unless ``in_file`` named another
             heading = self.screen("config_errors", {"count": len(lines), "file": file})
             return "\n  ".join([heading, *lines])
         if isinstance(error, VoicehostError) and error.phrase in self._screen:

@@ -56,7 +56,7 @@ def evening_action(settings: Any, book: Any, action: str, *, new: bool = False) 
         lines = []
         before = evening.current(folder)
         games = len(before.get("games", [])) if before is not None else 0
-        if before is not None and games and not new and is_today(before["id"]):
+        if before is not None and games and not new and evening.started_today(before):
             return False, str(book.screen("evening_still_on", {"id": before["id"], "games": games}))
         if before is not None:
             lines.append(book.screen("evening_closed_before", {"id": before["id"]}))
@@ -73,13 +73,6 @@ def evening_action(settings: Any, book: Any, action: str, *, new: bool = False) 
     if action == "end":
         current = evening.end(folder) or current
     return True, evening_report(current, book, ended=action == "end")
-
-
-def is_today(evening_id: str) -> bool:
-    """Whether the evening (``2026-12-06-5b58b827``) was started today."""
-    import time
-
-    return evening_id.startswith(time.strftime("%Y-%m-%d"))
 
 
 def started_year() -> str:

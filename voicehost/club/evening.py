@@ -66,6 +66,11 @@ def start(folder: Path, table: str, season: str) -> dict[str, Any]:
     return data
 
 
+def started_today(data: dict[str, Any]) -> bool:
+    """Whether the evening was started today (its id begins with the day: :func:`start`)."""
+    return str(data["id"]).startswith(time.strftime("%Y-%m-%d"))
+
+
 def end(folder: Path) -> dict[str, Any] | None:
     """Close the open evening; returns it (None when none was open)."""
     data = current(folder)

@@ -687,7 +687,7 @@ class AloneRule:
             if backed:
                 return self._backed(utterance, last, now, panel, hearings)
             if second_to:
-                return self._second_choice(utterance, last, now, panel, second_to)
+                return self._second_choice(utterance, last, now, len(panel), agreeing, second_to)
         start = math.isinf(utterance.quiet_before)
         longer = self.waits_longer(utterance.quiet_before)
         if start:
@@ -763,23 +763,23 @@ class AloneRule:
         utterance: Utterance,
         last: HeardWord,
         now: float,
-        panel: Sequence[Sequence[HeardWord]],
+        asked: int,
+        agreeing: int,
         second_to: Sequence[HeardWord],
     ) -> Decision:
         """The speech's end on a stop word that the grammar put second, after ``second_to``,
-        and that the panel's majority heard on its own."""
-        agreeing = sum(self.agreed(utterance, heard) for heard in panel)
+        and that ``agreeing`` of the ``asked`` referees heard on its own."""
         first = "«" + " ".join(word.word for word in second_to) + "»"
         after = f"{now - utterance.end:.2f}"
         reason = (
             f"«{last.word}» said on its own: the grammar's second choice after {first}, and "
-            f"{agreeing} of {len(panel)} wider grammars heard it alone, then {after} s without "
+            f"{agreeing} of {asked} wider grammars heard it alone, then {after} s without "
             "the speaker's voice"
         )
         return Decision(
             Verdict.SPEECH_ENDED, last, now, reason, "listen_alone_second_choice",
             (("word", last.word), ("first", first), ("agreeing", str(agreeing)),
-             ("asked", str(len(panel))), ("after", after)),
+             ("asked", str(asked)), ("after", after)),
         )  # fmt: skip
 
     def _refusal(

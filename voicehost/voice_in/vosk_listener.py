@@ -810,9 +810,7 @@ class VoskListener:
                 continue
             if score < best - doubt:
                 return None
-            second_to = tuple(heard)
-            if not self.rule.needs_panel(utterance, choice, cleaned, second_to):
-                return None
+            second_to = tuple(heard)  # the panel is asked only if every other test passes
             panel = self._ask_panel(
                 utterance, choice, clip, start, cleaned, False, second_to=second_to
             )
