@@ -166,8 +166,14 @@ class WebSettings:
 
     enabled: bool = False
     port: int = bounded(1024, 65535, 8080)
+    listen: str = ""
+    """The address the web face listens on: "" every network of this machine; 127.0.0.1 this
+    machine alone (a test, or a board on the same computer)."""
     pairing_code: str = ""
-    """The code a phone types to become a remote; empty: a new random code each game."""
+    """The club's own code a phone may type to become a remote (never printed, shown or said);
+    empty: a phone becomes a remote only when the host types the number it shows."""
+    pairing_lasts: str = choices("game", "evening", default="game")
+    """How long a remote stays paired: this game (and its resume), or the club's open evening."""
     deal: str = choices("cards", "device", default="cards")
     """cards: the roles are drawn from real cards; device: the phone deals them (/deal)."""
 

@@ -277,6 +277,8 @@ def play(
         host.close()
         if running is not None:
             running.stop()
+            if host.over and host.settings.web.pairing_lasts == "game":
+                running.pairing.forget()  # a remote's pairing ends with its game
         restore_handlers()
     if isinstance(ui, CursesUI) and ui.terminal_lost:
         # Nothing can be shown on a terminal that is gone; what follows goes to the log (stderr,
@@ -394,31 +396,62 @@ left as a quit leaves it, with a word saying so."""
 
 
 def start_web_face(host: Host, private: Any, *, interactive: bool) -> Any:
-    """The web face beside the terminal and the keypad: the addresses to open and the pairing
-    code are printed, shown on the screen (with a QR code), and said once when no one can read
-    them (no terminal)."""
+    """The web face beside the terminal and the keypad: the addresses to open are printed and
+    shown on the screen (the remote's, and with ``web.deal: device`` the deal's, as QR codes).
+    No secret is printed, shown or said: a phone becomes the remote when the host types the
+    number it shows (``пульт 1234``, keypad ``[*] [*] 1 2 3 4 [Enter]``)."""
     from voicehost.cli.evening import evening_action
     from voicehost.web import qr_lines, start_web
 
     def evening(action: str) -> tuple[bool, str]:
         return evening_action(host.settings, host.book, action)
 
-    running = start_web(host, lambda: write_protocol(host), private=private, evening=evening)
+    store, scope = remotes_store(host)
+    running = start_web(
+        host,
+        lambda: write_protocol(host),
+        private=private,
+        evening=evening,
+        store=store,
+        scope=scope,
+    )
     book = host.book
     screen = host.screen
     if not running.urls:
         print(book.screen("web_no_address"))
         screen.message(f"ℹ {book.screen('web_no_address')}")
     for url in running.urls:
-        line = book.screen("web_open", {"url": url, "code": running.code})
+        line = book.screen("web_open", {"url": url})
         print(line)
         screen.message(f"ℹ {line}")
-    if running.urls:
-        for row in qr_lines(f"{running.urls[0]}host#code={running.code}"):
+    pages = ["host"] + (["deal"] if host.settings.web.deal == "device" else [])
+    for page in pages if running.urls else []:
+        line = book.screen(f"web_open_{page}", {"url": f"{running.urls[0]}{page}"})
+        print(line)
+        screen.message(f"ℹ {line}")
+        for row in qr_lines(f"{running.urls[0]}{page}"):
             screen.message(row)
-    if not interactive and not sys.stdout.isatty() and running.code.isdigit():
-        host.announce("web.pairing_code", {"digits": [int(d) for d in running.code]})
+    hint = book.screen("web_pair_how")
+    print(hint)
+    screen.message(f"ℹ {hint}")
     return running
+
+
+def remotes_store(host: Host) -> tuple[Path | None, str]:
+    """Where the remotes of this game are kept (beside its journal, owner-only) and their scope:
+    this game, or the club's open evening (``web.pairing_lasts: evening``)."""
+    settings = host.settings
+    if settings.web.pairing_lasts == "evening":
+        from voicehost.club import evening, records
+
+        folder = records.data_dir(settings)
+        current = evening.current(folder)
+        if current is not None:
+            return folder / "remotes.json", f"evening:{current.get('id', '')}"
+    journal = host.journal_path
+    if journal is None:
+        return None, ""
+    return journal.with_name(f"{journal.stem}.remotes.json"), f"game:{journal.stem}"
 
 
 def _audio_kwargs(audio_out: Path | None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from voicehost.host.actions import (
     command_for,
     number_of,
     on_russian_layout,
+    pairing_number_of,
 )
 from voicehost.host.commands import Command, Source, Submit, Voters
 from voicehost.phrases import PhraseBook
@@ -95,6 +96,8 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
         raise CommandError.written(book.screen("team_loss_form", {"text": text}))
     if action is Action.WAIT:
         return Wait(float(_one_number(rest, text, book)) if rest else None)
+    if action is Action.PAIR:  # `пульт 1234`: the number the phone shows; `пульт`: how many
+        return command_for(action, Source.KEYBOARD, _pairing_number(rest, text, book))
     if action is not None and ACTIONS[action].number:
         return command_for(action, Source.KEYBOARD, _one_number(rest, text, book))
     if action in _CONSOLE and not rest:
@@ -160,6 +163,15 @@ def _number(word: str, text: str, book: PhraseBook) -> int:
     return number
 
 
+def _pairing_number(words: list[str], text: str, book: PhraseBook) -> int | None:
+    if not words:
+        return None
+    number = pairing_number_of(words[0]) if len(words) == 1 else None
+    if number is None:
+        raise CommandError.written(book.screen("pair_form", {"text": text}))
+    return number
+
+
 def _one_number(words: list[str], text: str, book: PhraseBook) -> int:
     if len(words) != 1:
         raise CommandError.written(book.screen("one_number", {"text": text}))
@@ -182,6 +194,8 @@ def help_text(book: PhraseBook) -> str:
     for action, spec in ACTIONS.items():
         first, *others = spec.words
         usage = first + (" 3" if action is Action.VOTE else " 5" if spec.number else "")
+        if action is Action.PAIR:
+            usage = f"{first} 1234"
         if action is Action.NAME:
             usage += " " + book.screen("help_name_example")
         if action is Action.TEAM_LOSS:

@@ -16,7 +16,16 @@ from enum import StrEnum
 
 from voicehost.game.inputs import EndSpeech, Foul, Miss, Remove, TeamLoss, VoteCount
 from voicehost.game.model import Seat
-from voicehost.host.commands import Command, Name, Quit, Source, Submit, TogglePause, Undo
+from voicehost.host.commands import (
+    Command,
+    Name,
+    Quit,
+    Remotes,
+    Source,
+    Submit,
+    TogglePause,
+    Undo,
+)
 from voicehost.ports import Key
 
 MAX_DIGITS = 3
@@ -42,6 +51,8 @@ class Action(StrEnum):
     QUIT = "quit"  # stop hosting; the journal keeps the game (the keyboard asks first)
     WAIT = "wait"  # scripts only: let the running timer run out, or let seconds pass
     NAME = "name"  # the seat that follows gets the player's name typed after it
+    PAIR = "pair"  # the phone showing the number that follows becomes a remote (none: count)
+    UNPAIR = "unpair"  # every remote is dropped: phones pair again
 
 
 CONSOLE_ACTIONS = frozenset({Action.PROTOCOL, Action.STATUS, Action.HELP, Action.WAIT})
@@ -79,7 +90,21 @@ ACTIONS: dict[Action, ActionSpec] = {
     Action.QUIT: ActionSpec(("q", "quit", "exit", "выход", "выйти"), None),
     Action.WAIT: ActionSpec(("wait", "ждать"), None),
     Action.NAME: ActionSpec(("name", "имя"), None, number=True),
+    # The keypad pairs with the foul key twice: ``[*] [*] 1 2 3 4 [Enter]`` (0: unpair).
+    Action.PAIR: ActionSpec(("pair", "пульт"), None, number=True),
+    Action.UNPAIR: ActionSpec(("unpair", "отключить"), None),
 }
+
+PAIRING_DIGITS = 4
+"""The number a phone shows the host to be paired (voicehost.web.pairing.NUMBER_DIGITS)."""
+
+PAIRING_NUMBER = re.compile(rf"\d{{1,{PAIRING_DIGITS}}}")
+
+
+def pairing_number_of(digits: str) -> int | None:
+    """The number a phone shows, as typed (``1234``), or None if ``digits`` spell none."""
+    return int(digits) if PAIRING_NUMBER.fullmatch(digits) else None
+
 
 #: The Russian ЙЦУКЕН layout over the US one, key by key: what a host types when they meant
 #: ``u`` and the layout was Russian (``г``). The full stop's key gives «ю»; the Russian full
@@ -146,6 +171,10 @@ def command_for(
             return TogglePause()
         case Action.QUIT:
             return Quit()
+        case Action.UNPAIR:
+            return Remotes(0, source)
+        case Action.PAIR:
+            return Remotes(number, source)
     if action in CONSOLE_ACTIONS:
         raise ValueError(f"{action} is the console's own: it makes no command")
     if number is None:

@@ -141,6 +141,15 @@ class Voters:
 
 
 @dataclass(frozen=True)
+class Remotes:
+    """The host's word on the web remotes: pair the phone that shows ``number``; 0 drops every
+    remote; None asks how many are paired."""
+
+    number: int | None
+    source: Source = Source.KEYBOARD
+
+
+@dataclass(frozen=True)
 class Quit:
     """Stop hosting; the journal keeps the game for `voicehost resume`."""
 
@@ -160,5 +169,6 @@ Command = (
     | Notice
     | Name
     | Voters
+    | Remotes
     | Quit
 )

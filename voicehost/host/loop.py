@@ -50,6 +50,7 @@ from voicehost.host.commands import (
     Notice,
     Quit,
     RemoteInput,
+    Remotes,
     ScriptLine,
     Source,
     Submit,
@@ -151,6 +152,11 @@ class RemoteReceiver(Protocol):
     """Carries out a remote's message on the loop's thread (the web face)."""
 
     def remote_input(self, connection: int, message: dict[str, object]) -> None: ...
+
+    def remotes(self, number: int | None) -> tuple[bool, str]:
+        """Pair the phone showing ``number``, drop every remote (0), or count them (None):
+        whether it was done, and the words for the host's screen."""
+        ...
 
 
 class ScriptReceiver(Protocol):
@@ -375,6 +381,8 @@ class Host:
                 return self.set_name(seat, text, source)
             case Voters(candidate, seats, source):
                 return self.submit_voters(candidate, seats, source)
+            case Remotes(number, source):
+                return self._remotes(number, source)
             case Quit():
                 self.quit = True
                 return True
@@ -405,6 +413,19 @@ class Host:
         self._carry_out(effects)
         self._end_night_step(before)
         return True
+
+    def _remotes(self, number: int | None, source: Source) -> bool:
+        """The host's word on the web remotes, answered on the host's own screen (never aloud:
+        a pairing is nobody's business at the table)."""
+        if self.remote is None:
+            self._reject(self.book.screen("web_off_remotes"), source)
+            return False
+        ok, text = self.remote.remotes(number)
+        if ok:
+            self.screen.message(text)
+        else:
+            self._reject(text, source)
+        return ok
 
     def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
         """Give a seat a player's name (journaled with the game; names are no rule of it)."""

@@ -42,6 +42,9 @@ End a speech               ``[+]`` (the Listener ends it too on «спасибо
 Foul                       ``[*] 5 [Enter]``: a foul for seat 5.
 Undo                       ``[/]``: with something half-typed, clears it; otherwise takes back
                            the last accepted entry.
+Pair the host's phone      the foul key twice, then the number the phone shows, then Enter:
+                           ``[*] [*] 4 8 2 1 [Enter]``; ``[*] [*] 0 [Enter]`` drops every
+                           remote. A number no phone shows gets the reject cue.
 =========================  ===================================================================
 
 A half-typed entry is cleared after ``keypad.entry_timeout_seconds`` without a key, and when
@@ -58,7 +61,15 @@ from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats, Input, VoteCount
 from voicehost.game.model import Cue, Seat
-from voicehost.host.actions import MAX_DIGITS, Action, action_of_key, command_for, number_of
+from voicehost.host.actions import (
+    MAX_DIGITS,
+    PAIRING_DIGITS,
+    Action,
+    action_of_key,
+    command_for,
+    number_of,
+    pairing_number_of,
+)
 from voicehost.host.commands import Command, KeypadStatus, KeyPressed, Source, Submit
 from voicehost.ports import Clock, CuePlayer, Key, Keypad
 
@@ -107,11 +118,12 @@ class Entry:
     digits: str = ""
     seats: list[Seat] = field(default_factory=list)
     foul: bool = False
+    pair: bool = False  # the foul key twice: the number a phone shows, to pair it
     question: tuple[PromptKind, str | None, str | None, Seat | None, bool] | None = None
 
     @property
     def empty(self) -> bool:
-        return not self.digits and not self.seats and not self.foul
+        return not self.digits and not self.seats and not self.foul and not self.pair
 
     def describe(self) -> str:
         """For a screen: ``"фол 1_"``, ``"3, 7, 1_"``."""
@@ -178,7 +190,9 @@ class KeypadController:
         elif key is Key.CORRECT:
             self._correct()
         elif action is Action.FOUL:
-            self._entry = Entry(foul=True)  # a foul is no answer: it outlives a change of question
+            # A foul is no answer: it outlives a change of question. Twice: pairing a phone.
+            twice = self._entry.foul and not self._entry.digits
+            self._entry = Entry(pair=True) if twice else Entry(foul=True)
         elif action is Action.UNDO:
             self._undo()
         elif action is not None:  # the miss, the end of a speech: no number follows
@@ -195,9 +209,9 @@ class KeypadController:
 
     def _digit(self, digit: int, prompt: Prompt) -> None:
         entry = self._entry
-        if entry.question is None and not entry.foul:
+        if entry.question is None and not entry.foul and not entry.pair:
             entry.question = question_of(prompt)
-        if len(entry.digits) >= MAX_DIGITS:
+        if len(entry.digits) >= (PAIRING_DIGITS if entry.pair else MAX_DIGITS):
             entry.digits = ""
             self._reject()
             return
@@ -216,6 +230,14 @@ class KeypadController:
 
     def _enter(self, prompt: Prompt) -> None:
         entry = self._entry
+        if entry.pair:
+            self._entry = Entry()
+            paired = pairing_number_of(entry.digits)
+            if paired is None:
+                self._reject()
+            else:
+                self._host.handle(command_for(Action.PAIR, SOURCE, paired))
+            return
         number = number_of(entry.digits)
         entry.digits = ""
         if entry.foul:

@@ -21,9 +21,10 @@ from pathlib import Path
 from voicehost.host.commands import RemoteInput
 from voicehost.host.loop import Host
 from voicehost.web.face import WebFace, WebPrivate
-from voicehost.web.server import WebServer, pairing_code
+from voicehost.web.pairing import Pairing
+from voicehost.web.server import WebServer, club_code
 
-__all__ = ["WebFace", "WebPrivate", "WebRunning", "addresses", "qr_lines", "start_web"]
+__all__ = ["Pairing", "WebFace", "WebPrivate", "WebRunning", "addresses", "qr_lines", "start_web"]
 
 
 @dataclass
@@ -32,7 +33,7 @@ class WebRunning:
 
     server: WebServer
     face: WebFace
-    code: str
+    pairing: Pairing
     urls: list[str]
 
     def stop(self) -> None:
@@ -47,13 +48,17 @@ def start_web(
     bind: str | None = None,
     port: int | None = None,
     evening: Callable[[str], tuple[bool, str]] | None = None,
+    store: Path | None = None,
+    scope: str = "",
 ) -> WebRunning:
     """Serve the web face for ``host`` (raises VoicehostError if the port cannot be had);
-    ``evening`` starts, shows or ends the club's evening for the remote (the CLI's code)."""
+    ``evening`` starts, shows or ends the club's evening for the remote (the CLI's code);
+    the remotes of ``scope`` (this game, or the evening) are kept in ``store`` (owner-only)."""
     settings = host.settings
     wrong = host.book.screen("web_bad_code", {"code": settings.web.pairing_code})
-    code = pairing_code(settings.web.pairing_code, wrong)
-    face = WebFace(host, write_protocol, evening=evening)
+    code = club_code(settings.web.pairing_code, wrong)
+    pairing = Pairing(club_code=code, store=store, scope=scope)
+    face = WebFace(host, write_protocol, evening=evening, pairing=pairing)
 
     def submit(connection: int, message: dict[str, object]) -> None:  # the server's thread
         host.post(RemoteInput(connection, message))
@@ -62,11 +67,12 @@ def start_web(
 
     server = WebServer(
         port=settings.web.port if port is None else port,
-        code=code,
+        pairing=pairing,
         labels=face.labels,
         language=settings.language,
         submit=submit,
-        host=bind,
+        host=bind or settings.web.listen or None,
+        on_request=face.phone_asks,
     )
     server.start()
     face.attach(server)
@@ -74,8 +80,10 @@ def start_web(
         private.face = face
     host.events.on_idle.append(face.tick)
     face.tick()
-    urls = [f"http://{_bracketed(address)}:{server.port}/" for address in addresses()]
-    return WebRunning(server, face, code, urls)
+    listening = bind or settings.web.listen
+    found = [listening] if listening and listening not in ("0.0.0.0", "::") else addresses()
+    urls = [f"http://{_bracketed(address)}:{server.port}/" for address in found]
+    return WebRunning(server, face, pairing, urls)
 
 
 def _bracketed(address: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,12 +28,13 @@ from voicehost.game.effects import Private, PrivateKind, PromptKind
 from voicehost.game.inputs import EndSpeech, EnterSeats
 from voicehost.game.model import Phase, Role, Seat
 from voicehost.host.actions import Action, command_for
-from voicehost.host.commands import Command, Name, Source, Submit
+from voicehost.host.commands import Command, Name, Notice, Source, Submit
 from voicehost.host.loop import Host
 from voicehost.host.table import private_text, prompt_text, table_view
 from voicehost.notices import LOG_ONLY
 from voicehost.ports import PrivateChannel
 from voicehost.rulesets import engine_for
+from voicehost.web.pairing import Pairing
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,9 @@ SEAT_PROMPTS = {
 }
 COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
 
+#: A phone asking to pair is said on the host's screen at most this often (seconds).
+ASKS_SHOWN_EVERY = 20.0
+
 
 class Outlet(Protocol):
     """What the face needs of the server (any thread may call it)."""
@@ -63,6 +68,8 @@ class Outlet(Protocol):
     def answer(self, connection: int, frame: str) -> None: ...
 
     def private(self, frame: str) -> None: ...
+
+    def drop_remotes(self) -> None: ...
 
 
 def cards_for(settings: Settings) -> list[Role]:
@@ -104,8 +111,11 @@ class WebFace:
         write_protocol: Callable[[], str],
         outlet: Outlet | None = None,
         evening: Callable[[str], tuple[bool, str]] | None = None,
+        pairing: Pairing | None = None,
     ) -> None:
         self.host = host
+        self.pairing = pairing or Pairing()
+        self._asked_at = -ASKS_SHOWN_EVERY  # when the screen last said a phone asks to pair
         self.book = host.book
         self.write_protocol = write_protocol
         self.evening = evening  # `voicehost evening start|status|end`, as the CLI does it
@@ -347,6 +357,32 @@ class WebFace:
             number if needs_number else None,
             confirmed=message.get("confirmed") is True,
         )
+
+    # ---------------------------------------------------------------- pairing
+
+    def phone_asks(self) -> None:
+        """A phone asks to pair (the server's thread): the host's screen says how to approve
+        it, never its number (the host reads that on the phone in their hand)."""
+        now = time.monotonic()
+        if now - self._asked_at < ASKS_SHOWN_EVERY:
+            return
+        self._asked_at = now
+        self.host.post(Notice(f"ℹ {self.book.screen('web_phone_asks')}"))
+
+    def remotes(self, number: int | None) -> tuple[bool, str]:
+        """The host's word on the remotes (the loop's thread): approve the phone showing
+        ``number``, drop them all (0), or say how many there are (None)."""
+        pairing = self.pairing
+        if number is None:
+            return True, self.book.screen("web_remotes_count", {"count": pairing.count()})
+        if number == 0:
+            dropped = pairing.drop()
+            if self.outlet is not None:
+                self.outlet.drop_remotes()
+            return True, self.book.screen("web_remotes_dropped", {"count": dropped})
+        if not pairing.approve(number):
+            return False, self.book.screen("web_pair_no_phone", {"number": number})
+        return True, self.book.screen("web_remote_paired", {"count": pairing.count()})
 
     # ---------------------------------------------------------------- the private channel
 

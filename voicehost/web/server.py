@@ -7,11 +7,15 @@ Security on a club's Wi-Fi, where every phone is on the same network:
 
 - the board (``/``, ``/ws/board``) is read-only: it gets the public frame and nothing else, and
   a message sent on its socket closes it; it can never become a remote;
-- the remote (``/host``) and dealing (``/deal``) need the pairing code, posted once (never in a
-  URL the server sees: the QR code carries it after ``#``), compared in constant time, with failed
-  attempts limited per address and for the whole server; a paired phone gets a random session
-  cookie (HttpOnly, SameSite=Strict); nothing changes state on a GET; a request from another
-  origin is refused; every page carries a Content-Security-Policy (nothing but this server).
+- the remote (``/host``) and dealing (``/deal``) need pairing (``pairing.Pairing``): the phone
+  shows a short number and the host types it where only the host can (keyboard or keypad), or the
+  phone posts the club's own code from config.yaml; no secret is ever printed, shown or said. A
+  wrong code slows down its own address only. A paired phone gets a random session cookie
+  (HttpOnly, SameSite=Strict, bound to this game or evening, expiring, gone when the host drops
+  the remotes); nothing changes state on a GET; a request from another origin is refused; every
+  page carries a Content-Security-Policy (nothing but this server);
+- a paired phone's socket is read within bounds: a frame nested too deep is refused politely, and
+  inputs beyond a few a second (or waiting for the loop) are answered at once and not queued.
 
 If the server dies, it is started again (``_supervise``); the game never waits for it.
 """
@@ -21,21 +25,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import errno
-import hmac
 import html
 import json
 import logging
-import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from voicehost.errors import VoicehostError
 from voicehost.notices import LOG_ONLY
+from voicehost.web.pairing import Pairing
 
 log = logging.getLogger(__name__)
 
@@ -63,56 +65,80 @@ SECURITY_HEADERS = {
     "Cache-Control": "no-store",
 }
 
-#: Failed pairing attempts allowed per address, and for the whole server, per window.
-ATTEMPTS_PER_ADDRESS = 5
-ATTEMPTS_PER_SERVER = 30
-ATTEMPT_WINDOW_SECONDS = 60.0
-
 #: A remote's message longer than this is not read (an input is a few dozen bytes).
 MAX_MESSAGE = 2048
+
+#: A remote's message nested deeper than this is refused unread (an input is two deep).
+MAX_NESTING = 8
+
+#: Inputs one remote may have waiting for the loop, and send per second (a burst of
+#: ``INPUT_BURST``): more are answered at once, «too fast», and never reach the game.
+MAX_IN_FLIGHT = 8
+INPUTS_PER_SECOND = 10.0
+INPUT_BURST = 20.0
 
 #: Frames waiting for one slow browser before the older state frames are dropped.
 MAX_BACKLOG = 64
 
-
-def pairing_code(configured: str, wrong: str) -> str:
-    """The code a phone types: config.yaml's ``web.pairing_code``, else six random digits;
-    ``wrong`` says (in the game's language) what a code must be."""
-    if configured:
-        if not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum():
-            raise VoicehostError(wrong)
-        return configured
-    return f"{secrets.randbelow(10**6):06d}"
+#: The cookie a phone waiting for the host's approval holds (its request), and how long.
+TICKET = "vh_ticket"
 
 
-@dataclass
-class Limiter:
-    """Failed pairing attempts, per address and in all, over a sliding window."""
+def club_code(configured: str, wrong: str) -> str:
+    """config.yaml's ``web.pairing_code`` (the club's own code, "" for none); ``wrong`` says (in
+    the game's language) what a code must be."""
+    if configured and (
+        not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum()
+    ):
+        raise VoicehostError(wrong)
+    return configured
 
-    per_address: int = ATTEMPTS_PER_ADDRESS
-    per_server: int = ATTEMPTS_PER_SERVER
-    window: float = ATTEMPT_WINDOW_SECONDS
-    failures: deque[tuple[float, str]] = field(default_factory=deque)
 
-    def blocked(self, address: str, now: float) -> bool:
-        while self.failures and self.failures[0][0] < now - self.window:
-            self.failures.popleft()
-        mine = sum(1 for _, who in self.failures if who == address)
-        return mine >= self.per_address or len(self.failures) >= self.per_server
-
-    def failed(self, address: str, now: float) -> None:
-        self.failures.append((now, address))
+def nesting(data: str) -> int:
+    """How deep the brackets of a JSON text go at most (strings skipped), without parsing it."""
+    depth = deepest = 0
+    quoted = escaped = False
+    for char in data:
+        if quoted:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
 
 
 class Connection:
     """One open WebSocket: frames go out in order; a slow reader loses old state frames only."""
 
-    def __init__(self, ident: int, socket: Any, remote: bool) -> None:
+    def __init__(self, ident: int, socket: Any, remote: bool, token: str = "") -> None:
         self.ident = ident
         self.socket = socket
         self.remote = remote
+        self.token = token  # the remote's session (its cookie)
         self.queue: deque[tuple[str, bool]] = deque()  # (frame, is a state frame)
         self.ready = asyncio.Event()
+        self.in_flight = 0  # inputs posted to the loop, not answered yet
+        self.allowance = INPUT_BURST
+        self.checked = time.monotonic()
+
+    def may_send(self) -> bool:
+        """Whether one more input may go to the loop now (a token bucket, and the backlog)."""
+        now = time.monotonic()
+        self.allowance = min(INPUT_BURST, self.allowance + (now - self.checked) * INPUTS_PER_SECOND)
+        self.checked = now
+        if self.in_flight >= MAX_IN_FLIGHT or self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
 
     def push(self, frame: str, state: bool = False) -> None:
         if len(self.queue) >= MAX_BACKLOG:
@@ -122,12 +148,18 @@ class Connection:
         self.ready.set()
 
     async def write(self) -> None:
-        while not self.socket.closed:
-            await self.ready.wait()
-            self.ready.clear()
-            while self.queue:
-                frame, _ = self.queue.popleft()
-                await asyncio.wait_for(self.socket.send_str(frame), timeout=10)
+        """Send the queued frames until the socket closes; a socket closing under a frame (a
+        phone locked, Wi-Fi gone) ends the writer quietly."""
+        try:
+            while not self.socket.closed:
+                await self.ready.wait()
+                self.ready.clear()
+                while self.queue and not self.socket.closed:
+                    frame, _ = self.queue.popleft()
+                    await asyncio.wait_for(self.socket.send_str(frame), timeout=10)
+        except (ConnectionError, TimeoutError, RuntimeError):
+            with contextlib.suppress(Exception):
+                await self.socket.close()
 
 
 class WebServer:
@@ -137,20 +169,20 @@ class WebServer:
         self,
         *,
         port: int,
-        code: str,
+        pairing: Pairing,
         labels: dict[str, str],
         language: str,
         submit: Callable[[int, dict[str, Any]], None],
         host: str | None = None,
+        on_request: Callable[[], None] | None = None,
     ) -> None:
         self.port = port
         self.bind = host
-        self.code = code
+        self.pairing = pairing
         self.labels = labels
         self.language = language
         self.submit = submit
-        self.limiter = Limiter()
-        self.sessions: set[str] = set()
+        self.on_request = on_request  # a phone asks to pair: the host's screen says what to do
         self.board_frame = ""
         self.remote_frame = ""
         self.connections: dict[int, Connection] = {}
@@ -238,6 +270,9 @@ class WebServer:
         app.router.add_get("/host", self._remote_page)
         app.router.add_get("/deal", self._deal_page)
         app.router.add_post("/pair", self._pair)
+        app.router.add_post("/pair/request", self._pair_request)
+        app.router.add_post("/pair/check", self._pair_check)
+        app.router.add_get("/pair/state", self._pair_state)
         app.router.add_get("/static/{name}", self._asset)
         app.router.add_get("/ws/board", self._board_socket)
         app.router.add_get("/ws/host", self._remote_socket)
@@ -303,12 +338,25 @@ class WebServer:
     def _send_to(self, ident: int, frame: str) -> None:
         connection = self.connections.get(ident)
         if connection is not None and connection.remote:
+            connection.in_flight = max(0, connection.in_flight - 1)
             connection.push(frame)
 
     def _send_private(self, frame: str) -> None:
         for connection in self.connections.values():
-            if connection.remote:  # paired remotes only: never a board
-                connection.push(frame)
+            if connection.remote and self.pairing.valid(connection.token):
+                connection.push(frame)  # paired remotes only: never a board, never a dropped one
+
+    def drop_remotes(self) -> None:
+        """The host dropped the remotes: their open sockets close now (any thread)."""
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(self._close_dropped)
+
+    def _close_dropped(self) -> None:
+        for connection in list(self.connections.values()):
+            if connection.remote and not self.pairing.valid(connection.token):
+                asyncio.ensure_future(connection.socket.close())
 
     # ---------------------------------------------------------------- HTTP
 
@@ -318,8 +366,7 @@ class WebServer:
         return origin is None or origin in (f"http://{request.host}", f"https://{request.host}")
 
     def paired(self, request: Any) -> bool:
-        token = request.cookies.get(COOKIE, "")
-        return any(hmac.compare_digest(token, known) for known in list(self.sessions))
+        return self.pairing.valid(request.cookies.get(COOKIE, ""))
 
     async def _headers_impl(self, request: Any, handler: Any) -> Any:
         from aiohttp import web
@@ -328,6 +375,8 @@ class WebServer:
             response = await handler(request)
         except web.HTTPException as exc:
             response = web.Response(status=exc.status, text=exc.reason or "")
+        except (ConnectionError, asyncio.CancelledError):
+            raise  # the phone went away: nothing to answer
         except Exception:  # noqa: BLE001 - an error page says nothing of the game
             log.exception("the web face failed a request", extra=LOG_ONLY)
             response = web.Response(status=500, text="error")
@@ -359,17 +408,25 @@ class WebServer:
             text = text.replace("{{" + key + "}}", html.escape(value))
         return web.Response(text=text, content_type="text/html", charset="utf-8")
 
+    def _pair_page(self, request: Any, target: str, message: str = "") -> Any:
+        """The page a phone pairs on: its number for the host, the club's code if it has one;
+        a phone whose pairing has ended is told so plainly."""
+        if not message and request.cookies.get(COOKIE):
+            message = self.labels["web_pair_again"]
+        hidden = "" if self.pairing.club_code else "hidden"
+        return self._page("pair", next=target, message=message, codeform=hidden)
+
     async def _board_page(self, request: Any) -> Any:
         return self._page("board")
 
     async def _remote_page(self, request: Any) -> Any:
         if not self.paired(request):
-            return self._page("pair", next="/host", message="")
+            return self._pair_page(request, "/host")
         return self._page("host")
 
     async def _deal_page(self, request: Any) -> Any:
         if not self.paired(request):
-            return self._page("pair", next="/deal", message="")
+            return self._pair_page(request, "/deal")
         return self._page("deal")
 
     async def _asset(self, request: Any) -> Any:
@@ -382,32 +439,80 @@ class WebServer:
             body=(STATIC / name).read_bytes(), content_type=ASSETS[name], charset="utf-8"
         )
 
+    @staticmethod
+    def _address(request: Any) -> str:
+        """The phone's own address: the socket's peer, never a header it could write itself."""
+        transport = request.transport
+        peer = transport.get_extra_info("peername") if transport is not None else None
+        return str(peer[0]) if peer else "?"
+
+    def _with_cookie(self, response: Any, token: str) -> Any:
+        from voicehost.web.pairing import SESSION_SECONDS
+
+        response.set_cookie(
+            COOKIE, token, httponly=True, samesite="Strict", path="/", max_age=int(SESSION_SECONDS)
+        )
+        response.del_cookie(TICKET, path="/")
+        return response
+
     async def _pair(self, request: Any) -> Any:
+        """The club's code, typed on the phone (the form)."""
         from aiohttp import web
 
         if not self._same_origin(request):
             raise web.HTTPForbidden()
         form = await request.post()
         target = "/deal" if form.get("next") == "/deal" else "/host"
-        address = request.remote or "?"
-        now = time.monotonic()
-        if self.limiter.blocked(address, now):
-            page = self._page("pair", next=target, message=self.labels["web_pair_locked"])
+        address = self._address(request)
+        wait = self.pairing.wait_for(address)
+        if wait > 0:
+            text = self.labels["web_pair_wait"].replace("{seconds}", str(int(wait) + 1))
+            page = self._pair_page(request, target, text)
             page.set_status(429)
             return page
-        typed = str(form.get("code", "")).strip()
-        if not hmac.compare_digest(typed.encode(), self.code.encode()):
-            self.limiter.failed(address, now)
-            page = self._page("pair", next=target, message=self.labels["web_pair_wrong"])
+        token = self.pairing.try_code(address, str(form.get("code", "")).strip()[:64])
+        if token is None:
+            page = self._pair_page(request, target, self.labels["web_pair_wrong"])
             page.set_status(403)
             return page
-        token = secrets.token_urlsafe(32)
-        self.sessions.add(token)
         response = web.Response(status=303, headers={"Location": target})
-        response.set_cookie(COOKIE, token, httponly=True, samesite="Strict", path="/")
+        self._with_cookie(response, token)
         for name, value in SECURITY_HEADERS.items():
             response.headers[name] = value
         return response
+
+    async def _pair_request(self, request: Any) -> Any:
+        """A phone asks to pair: the number it shows the host (kept while it waits)."""
+        from aiohttp import web
+
+        if not self._same_origin(request):
+            raise web.HTTPForbidden()
+        address = self._address(request)
+        ticket, number = self.pairing.request(address, request.cookies.get(TICKET, ""))
+        if self.on_request is not None:
+            self.on_request()
+        response = web.json_response({"number": number})
+        response.set_cookie(TICKET, ticket, httponly=True, samesite="Strict", path="/", max_age=600)
+        return response
+
+    async def _pair_check(self, request: Any) -> Any:
+        """A waiting phone asks whether the host has typed its number."""
+        from aiohttp import web
+
+        if not self._same_origin(request):
+            raise web.HTTPForbidden()
+        token = self.pairing.check(request.cookies.get(TICKET, ""))
+        if token is None:
+            return web.json_response({"state": "expired"})
+        if not token:
+            return web.json_response({"state": "waiting"})
+        return self._with_cookie(web.json_response({"state": "paired"}), token)
+
+    async def _pair_state(self, request: Any) -> Any:
+        """Whether this phone is a remote now (a page whose socket was refused asks)."""
+        from aiohttp import web
+
+        return web.json_response({"paired": self.paired(request)})
 
     # ---------------------------------------------------------------- WebSockets
 
@@ -428,7 +533,8 @@ class WebServer:
         socket = web.WebSocketResponse(heartbeat=20, max_msg_size=MAX_MESSAGE, compress=False)
         await socket.prepare(request)
         self._next_id += 1
-        connection = Connection(self._next_id, socket, remote)
+        token = request.cookies.get(COOKIE, "") if remote else ""
+        connection = Connection(self._next_id, socket, remote, token)
         self.connections[connection.ident] = connection
         frame = self.remote_frame if remote else self.board_frame
         if frame:
@@ -438,9 +544,11 @@ class WebServer:
             async for message in socket:
                 if not remote:
                     break  # a board only listens: anything it says ends the connection
-                if message.type != WSMsgType.TEXT:
-                    break
+                if message.type != WSMsgType.TEXT or not self.pairing.valid(token):
+                    break  # a dropped or expired remote is heard no more
                 self._received(connection, message.data)
+        except (ConnectionError, asyncio.CancelledError, TimeoutError):
+            pass  # the phone went away mid-frame: its connection ends below
         finally:
             self.connections.pop(connection.ident, None)
             writer.cancel()
@@ -449,13 +557,30 @@ class WebServer:
         return socket
 
     def _received(self, connection: Connection, data: str) -> None:
+        if nesting(data) > MAX_NESTING:
+            self._refuse(connection, "", "web_bad_request")
+            return
         try:
             message = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
+            self._refuse(connection, "", "web_bad_request")
             return
         if not isinstance(message, dict) or message.get("type") != "input":
             return
+        ident = message.get("id", "")
+        if not isinstance(ident, str) or len(ident) > 64:
+            self._refuse(connection, "", "web_bad_request")
+            return
+        if not connection.may_send():
+            self._refuse(connection, ident, "web_too_fast")
+            return
+        connection.in_flight += 1
         self.submit(connection.ident, message)
+
+    def _refuse(self, connection: Connection, ident: str, key: str) -> None:
+        """An input answered by the server itself, never seen by the game."""
+        frame = {"type": "ack", "id": ident, "ok": False, "message": self.labels[key]}
+        connection.push(json.dumps(frame, ensure_ascii=False))
 
 
 def port_error(exc: OSError, port: int, labels: dict[str, str]) -> VoicehostError:

@@ -38,6 +38,7 @@ function live(path, onFrame, onOpen, onState) {
     socket.onmessage = (event) => onFrame(JSON.parse(event.data));
     socket.onclose = () => {
       onState(false);
+      if (path === "/ws/host") paired();
       setTimeout(connect, delay);
       delay = Math.min(delay * 2, 5000);
     };
@@ -52,6 +53,13 @@ function live(path, onFrame, onOpen, onState) {
       return false;
     },
   };
+}
+
+// A remote whose socket closed asks whether it is still paired: a phone whose pairing has ended
+// (a new game, the host dropped it) reloads and is told plainly to pair again.
+function paired() {
+  fetch("/pair/state", {credentials: "same-origin"}).then((response) => response.json())
+    .then((state) => { if (!state.paired) location.reload(); }).catch(() => {});
 }
 
 // One id per input, random, kept until the host has answered it (sent again after a reconnect).
