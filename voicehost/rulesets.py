@@ -566,10 +566,12 @@ SETTINGS = {
 }
 
 
-def engine_for(settings: GameRules) -> Engine:
+def engine_for(settings: GameRules, *, dealt_by_device: bool = False) -> Engine:
     """The one engine, playing by the rule set ``settings`` names: the preset's, or a club's own
-    file's (its text, as config.yaml read it or the journal recorded it)."""
-    return Engine(settings, ruleset_for(settings))
+    file's (its text, as config.yaml read it or the journal recorded it); ``dealt_by_device``:
+    the phone deals the cards before night 0 (the journal's header says so)."""
+    ruleset = ruleset_for(settings)
+    return Engine(settings, ruleset.dealt_by_device() if dealt_by_device else ruleset)
 
 
 def ruleset_for(settings: GameRules) -> RuleSet:

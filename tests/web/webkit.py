@@ -95,6 +95,7 @@ def web_table(
         private=private,
         screen=screen,
         journal_path=journal,
+        dealt_by_device=settings.web.deal == "device",
     )
 
     # With ``evening``, the remote's evening buttons run `voicehost evening`'s own code, in the

@@ -201,6 +201,7 @@ def play(
         screen=screen,
         names=names,
         header=club_header(settings),
+        dealt_by_device=web and settings.web.deal == "device",
         **extras,
     )
     if listener is not None:

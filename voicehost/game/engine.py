@@ -190,7 +190,7 @@ class Engine:
         return state, out
 
     def _start_night0(self, state: GameState, out: list[Effect]) -> None:
-        if self.ruleset.deal and not self.rules.acquaintance:
+        if self.ruleset.deal and (not self.rules.acquaintance or self.ruleset.deal_opens_night):
             # «Наступает ночь. Раздача карт.» (MR 4.3, 4.4): the host waits for the cards
             state.phase = Phase.NIGHT0_DEAL
             out.append(Say(self.ruleset.deal))
@@ -200,6 +200,8 @@ class Engine:
 
     def _cards_dealt(self, state: GameState, out: list[Effect]) -> None:
         """The cards are dealt (`.`, or the black team typing its seats): the first wake."""
+        if self.ruleset.deal_opens_night:
+            out.append(Say(self.ruleset.night0_opening))
         self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
     def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:

@@ -10,6 +10,7 @@ heal himself.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from voicehost.game.model import Role, Team
@@ -124,11 +125,22 @@ class RuleSet:
     # night 0 opens with the deal (``night0.deal``: its phrase): the host waits until the cards
     # are dealt (`.`, or the black team's seats typed) before the first wake; "" : no deal
     deal: str = ""
+    # the night's opening is said once the cards are dealt (a deal by the phone before a night 0
+    # that has no deal of its own: ``dealt_by_device``)
+    deal_opens_night: bool = False
     # the vote's question for each candidate (``day.vote_question``)
     vote_question: str = "day.vote_for"
 
     def spec(self, role: Role) -> RoleSpec:
         return self.roles[role]
+
+    def dealt_by_device(self) -> RuleSet:
+        """These rules with the cards dealt by the phone (``web.deal: device``) before night 0
+        wakes anyone: a rule set with a deal of its own keeps it; another waits for the deal
+        («night0.deal_device») and then opens the night as it would have."""
+        if self.deal:
+            return self
+        return dataclasses.replace(self, deal="night0.deal_device", deal_opens_night=True)
 
     def team(self, role: Role | None) -> Team:
         """The team of a card (a player whose card is not yet known is red)."""

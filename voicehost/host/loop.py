@@ -194,6 +194,7 @@ class Host:
         masking: Callable[[], tuple[Any, int] | None] | None = None,
         names: Mapping[Seat, str] | None = None,
         header: Mapping[str, Any] | None = None,
+        dealt_by_device: bool = False,
     ) -> None:
         self.settings = settings
         self.book = book
@@ -206,9 +207,12 @@ class Host:
         self.screen = screen or Screen()
         self.background = background
         self.masking = masking
-        self.engine = engine_for(settings.game)
+        # The phone deals before night 0 (web.deal: device): journaled, so a replay agrees.
+        self.engine = engine_for(settings.game, dealt_by_device=dealt_by_device)
         self.names = Names(settings.game.players, names)
         self.header = dict(header or {})  # the host's data for the journal's header (club)
+        if dealt_by_device:
+            self.header["deal"] = "device"
         # (ordinal among the undoable inputs of its count, the voters) of each voter list
         self.voter_lists: list[tuple[int, VoterList]] = []
         self.inbox: queue.Queue[Command] = queue.Queue()

@@ -86,7 +86,7 @@ def replay_journal(settings: Settings, path: Path) -> Replayed:
     """
     header, entries = read(path)
     recorded = settings_from_record(settings, header["game"], path)
-    engine = engine_for(recorded.game)
+    engine = engine_for(recorded.game, dealt_by_device=header.get("deal") == "device")
     kept = [entry for entry in effective_entries(entries) if entry.event is not None]
     try:
         state, accepted = replay(
