@@ -7,6 +7,8 @@ the tests see what one phone among many would see.
 from __future__ import annotations
 
 import json
+import socket
+import struct
 from typing import Any
 
 import aiohttp
@@ -68,3 +70,21 @@ class Phone:
             return refused.status
         await socket.close()
         return 101
+
+
+def cut(base: str, path: str, cookie: str, half_frame: str) -> None:
+    """Open a WebSocket by hand, send part of a frame, and cut the connection (a reset, as a
+    phone that loses its Wi-Fi)."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port))) as raw:
+        raw.sendall(
+            (f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+             "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+             f"Sec-WebSocket-Version: 13\r\nCookie: vh_remote={cookie}\r\n\r\n").encode()
+        )  # fmt: skip
+        answer = raw.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 101"), answer[:80]
+        if half_frame:  # a masked text frame's header announcing more than is sent
+            raw.sendall(bytes([0x81, 0xFE]) + (2000).to_bytes(2, "big") + b"\0\0\0\0"
+                        + half_frame.encode())  # fmt: skip
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))

@@ -6,14 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
 from pathlib import Path
 
 import aiohttp
+import pytest
 
+from tests.web.phone import cut
 from tests.web.recorder import BoardRecorder
 from tests.web.webkit import CODE, EXAMPLES, settings_for, web_table
 from voicehost.console.script import ScriptFeed, run_script
+from voicehost.game.inputs import EnterSeats
+from voicehost.game.model import Seat
 
 LINES = (EXAMPLES / "town-wins.txt").read_text(encoding="utf-8").splitlines()
 
@@ -67,3 +72,22 @@ def test_the_game_goes_on_through_a_dead_server_and_bad_browsers(tmp_path: Path)
         assert '"over": true' in again.frames[-1]
         assert table.web.face.failures == 0
     assert inputs(journal) == inputs(plain)
+
+
+def test_sockets_cut_by_phones_leave_no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    with web_table(settings_for("club")) as table, caplog.at_level(logging.INFO):
+
+        async def cookie() -> str:
+            async with aiohttp.ClientSession() as session:
+                url, data = table.base + "/pair", {"code": CODE}
+                async with session.post(url, data=data, allow_redirects=False) as response:
+                    return str(response.cookies["vh_remote"].value)
+
+        paired = asyncio.run(cookie())
+        for _ in range(4):  # phones locked, Wi-Fi gone: a half-sent frame, then a reset
+            cut(table.base, "/ws/host", paired, "[" * 1500)
+            cut(table.base, "/ws/board", "", "")
+        table.run_on_loop(lambda: table.host.submit(EnterSeats((Seat(2), Seat(5), Seat(9)))))
+        time.sleep(0.5)  # the new frame meets the cut sockets
+    failed = [record.getMessage() for record in caplog.records if record.exc_info]
+    assert failed == []
