@@ -175,3 +175,57 @@ def test_a_deep_json_frame_and_a_flood_of_stale_inputs_are_refused_politely(
         assert took < 3, f"the loop was held {took:.1f} s"
         records = caplog.records  # type: ignore[attr-defined]
         assert not [r for r in records if r.exc_info], [r.getMessage() for r in records]
+
+
+def test_a_headless_pi_pairs_from_real_keypad_events() -> None:
+    """evdev events of the USB keypad, through the real adapter and the loop: `*` `*`, the
+    number, Enter. Nothing else is needed: no screen, no keyboard."""
+    import threading
+
+    from evdev import InputEvent, ecodes
+
+    from voicehost.config import KeypadSettings
+    from voicehost.keypad.controller import attach_keypad
+    from voicehost.keypad.evdev_keypad import EvdevKeypad
+
+    def press(name: str) -> list[InputEvent]:
+        code = ecodes.ecodes[name]
+        sync = InputEvent(1700000000, 0, ecodes.EV_SYN, ecodes.SYN_REPORT, 0)
+        down = InputEvent(1700000000, 0, ecodes.EV_KEY, code, 1)
+        up = InputEvent(1700000000, 0, ecodes.EV_KEY, code, 0)
+        return [down, sync, up, sync]
+
+    shown = threading.Event()
+    typed_keys: list[list[InputEvent]] = []
+
+    class Keypad:  # the USB keypad as evdev reads it: the host's presses, then idle
+        def read_events(self, timeout: float) -> list[InputEvent]:
+            if shown.is_set() and typed_keys:
+                return typed_keys.pop(0)
+            time.sleep(0.02)
+            return []
+
+        def close(self) -> None:
+            pass
+
+    keypad = EvdevKeypad(KeypadSettings().keymap, Keypad, poll_seconds=0.0, read_timeout=0.0)
+    with web_table(settings_for("club", pairing_code="")) as table:
+        attach_keypad(keypad, table.host, SilentCues(), table.clock)
+        try:
+
+            async def main() -> None:
+                async with Phone(table.base) as phone:
+                    number = await phone.ask_number()
+                    names = ["KEY_KPASTERISK", "KEY_KPASTERISK"]
+                    names += [f"KEY_KP{digit}" for digit in number] + ["KEY_KPENTER"]
+                    typed_keys.extend(press(name) for name in names)
+                    shown.set()
+                    for _ in range(100):
+                        if await phone.check() == "paired":
+                            break
+                        await asyncio.sleep(0.05)
+                    assert await phone.remote() == 101
+
+            asyncio.run(main())
+        finally:
+            keypad.close()

@@ -325,7 +325,7 @@ class WebServer:
         # The remotes now, the boards on the loop's next turn: the answer to the host's tap
         # (queued right after this) goes out before thirty boards are written to.
         for connection in list(self.connections.values()):
-            if connection.remote and remote is not None:
+            if connection.remote and remote is not None and self.pairing.valid(connection.token):
                 connection.push(remote, state=True)
         if board is not None and self._loop is not None:
             self._loop.call_soon(self._send_boards, board)
@@ -547,7 +547,7 @@ class WebServer:
                 if message.type != WSMsgType.TEXT or not self.pairing.valid(token):
                     break  # a dropped or expired remote is heard no more
                 self._received(connection, message.data)
-        except (ConnectionError, asyncio.CancelledError, TimeoutError):
+        except (ConnectionError, TimeoutError):
             pass  # the phone went away mid-frame: its connection ends below
         finally:
             self.connections.pop(connection.ident, None)
