@@ -139,7 +139,7 @@ def voicehost(folder: Path, database: str, *command: str) -> str:
     return done.stdout
 
 
-@pytest.mark.parametrize("mode", ["record"])
+@pytest.mark.parametrize("mode", ["record", "settle"])
 def test_kill_9_at_every_step_of_recording_leaves_the_game_once_in_its_evening(
     tmp_path: Path, backend: str, mode: str, request: pytest.FixtureRequest
 ) -> None:
@@ -167,3 +167,25 @@ def test_kill_9_at_every_step_of_recording_leaves_the_game_once_in_its_evening(
     }
     assert {step: found for step, found in problems.items() if found} == {}
     assert shown == {"evening status": 1, "club standings": 1}
+
+
+def test_a_game_that_ended_unmarked_is_settled_once_and_the_boot_starts_a_new_one(
+    tmp_path: Path,
+) -> None:
+    """Killed right after the game's last input: no finished marker. The boot service does not
+    resume the game that is over (each boot used to say «Продолжаем игру», «игра окончена»,
+    rewrite the protocol and start nothing); it finishes its protocol and club record once."""
+    opened = evening.start(tmp_path / "club", "стол 1", "2026")
+    (journal,) = finished_journals(tmp_path, 1, evening=opened["id"])
+    journal.with_suffix(".finished").unlink()
+    boot = ("play", "--resume-or-start", "--text", "--plain")
+    said = voicehost(tmp_path, "", *boot)
+    assert "Продолжаем игру" not in said and "Начинаем игру" in said
+    assert journal.with_suffix(".finished").exists()
+    protocol = tmp_path / "protocols" / f"{journal.stem}.json"
+    written = protocol.stat().st_mtime_ns
+    assert json.loads(protocol.read_text(encoding="utf-8"))["winner"] == "red"
+    said = voicehost(tmp_path, "", *boot)  # the next boot carries on the new game, not the old
+    assert journal.name not in said and protocol.stat().st_mtime_ns == written
+    assert games_said(tmp_path, "", "evening", "status") == 1
+    assert games_said(tmp_path, "", "club", "standings") == 1

@@ -277,13 +277,23 @@ def catch_up(settings: Settings) -> list[str]:
     for journal in journals(settings.path(settings.storage.journal_dir)):
         if not journal.with_suffix(".finished").exists():
             continue
-        if recorded_marker(journal).exists():
-            continue
-        try:
-            header, _ = read(journal)
-            if "table" not in header:
-                continue  # played before the club's records: `voicehost club import` takes it
-            found.append(record_finished(settings, journal, send=False).facts["id"])
-        except (JournalError, VoicehostError, OSError) as exc:
-            log.warning("cannot record %s for the club: %s", journal, exc, extra=LOG_ONLY)
+        identity = record_left(settings, journal)
+        if identity is not None:
+            found.append(identity)
     return found
+
+
+def record_left(settings: Settings, journal: Path, state: GameState | None = None) -> str | None:
+    """Record an ended game unless it is recorded already (its marker) or was played before the
+    club's records (`voicehost club import` takes it); nothing is sent. Returns its id when
+    recorded now; what fails is said in the log and tried again next time."""
+    if recorded_marker(journal).exists():
+        return None
+    try:
+        header, _ = read(journal)
+        if "table" not in header:
+            return None
+        return record_finished(settings, journal, send=False, state=state).facts["id"]
+    except (JournalError, VoicehostError, OSError) as exc:
+        log.warning("cannot record %s for the club: %s", journal, exc, extra=LOG_ONLY)
+        return None
