@@ -53,7 +53,7 @@ def outbox_of(settings: Settings) -> Outbox:
 
 
 def database_url(settings: Settings) -> str:
-    return url_for(settings.club.database, data_dir(settings))
+    return url_for(settings.club.database, data_dir(settings), Path(settings.base_dir))
 
 
 _OPEN: dict[str, ClubDatabase] = {}
