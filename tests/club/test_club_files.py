@@ -53,12 +53,16 @@ def test_the_club_folder_and_its_database_are_the_owners_alone_under_umask_000(
     assert left == []
 
 
-def test_a_database_file_others_could_read_is_made_the_owners_alone(tmp_path: Path) -> None:
-    url = url_for("", tmp_path / "club")
-    open_database(url).close()
-    (tmp_path / "club" / "club.sqlite").chmod(0o644)
-    open_database(url).close()
-    assert mode(tmp_path / "club" / "club.sqlite") == 0o600
+def test_a_club_folder_others_could_read_is_made_the_owners_alone(tmp_path: Path) -> None:
+    """As an older voicehost left it: club/ 0755, club.sqlite 0644."""
+    settings = club_settings(tmp_path)
+    folder = records.data_dir(settings)
+    open_database(url_for("", folder)).close()
+    folder.chmod(0o755)
+    (folder / "club.sqlite").chmod(0o644)
+    records.connect(settings)  # what every command and every game's start do first
+    records.forget(settings)
+    assert (mode(folder), mode(folder / "club.sqlite")) == (0o700, 0o600)
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,17 @@ def connect(settings: Settings) -> ClubDatabase:
     with _OPEN_LOCK:
         database = _OPEN.get(url)
         if database is None:
+            if not settings.club.database:  # the table's own folder: owner-only, as journals
+                try:
+                    storage.private_folder(data_dir(settings))
+                except OSError as exc:
+                    reason = storage.reason(exc)
+                    raise ClubDatabaseError(
+                        f"the club database {url} cannot be used ({reason})",
+                        phrase="club_database_unreachable",
+                        url=url,
+                        reason=reason,
+                    ) from exc
             database = open_database(url, timeout=settings.club.sync_timeout_seconds)
             _OPEN[url] = database
         return database
