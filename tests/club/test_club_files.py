@@ -126,3 +126,20 @@ def test_a_write_cut_by_a_kill_leaves_nothing_in_the_outbox(tmp_path: Path) -> N
     assert database.count_games() == 1
     database.close()
     records.forget(settings)
+
+
+def test_a_write_going_on_in_another_process_is_left_alone(tmp_path: Path) -> None:
+    """While another table's put holds the outbox, its temporary file is not taken away."""
+    from voicehost.club.outbox import folder_lock
+
+    settings = club_settings(tmp_path)
+    outbox = records.outbox_of(settings)
+    outbox.folder.mkdir(parents=True)
+    writing = outbox.folder / ".0123.json.tmp"
+    writing.write_bytes(b'{"id": "01')
+    with folder_lock(outbox.folder, wait=True):
+        records.send_outbox(settings)
+        assert writing.exists()
+    records.send_outbox(settings)
+    assert not writing.exists()
+    records.forget(settings)

@@ -63,17 +63,13 @@ class Outbox:
         """Finish the writes a kill cut short: a game whole in its temporary file is put in
         place, a part of one is removed. Returns the ids put in place. Passed over while
         another write is going on (the next send looks again)."""
-        try:
-            leftovers = sorted(self.folder.glob(".*.json.tmp"))
-        except OSError:
-            return []
-        if not leftovers:
+        if not self._leftovers():
             return []
         recovered: list[str] = []
         with folder_lock(self.folder, wait=False) as locked:
             if not locked:
                 return []
-            for temporary in leftovers:
+            for temporary in self._leftovers():  # looked at again: a write may have ended
                 target = temporary.with_name(temporary.name[1 : -len(".tmp")])
                 try:
                     if not target.exists() and self.load(temporary, quiet=True) is not None:
@@ -88,6 +84,12 @@ class Outbox:
         if recovered:
             log.info("outbox: %d game(s) recovered from cut writes", len(recovered), extra=LOG_ONLY)
         return recovered
+
+    def _leftovers(self) -> list[Path]:
+        try:
+            return sorted(self.folder.glob(".*.json.tmp"))
+        except OSError:
+            return []
 
     def waiting(self) -> list[Path]:
         """The games in the outbox, oldest first."""
