@@ -169,15 +169,18 @@ def test_kill_9_at_every_step_of_recording_leaves_the_game_once_in_its_evening(
     assert shown == {"evening status": 1, "club standings": 1}
 
 
+@pytest.mark.parametrize("marked", [False, True])
 def test_a_game_that_ended_unmarked_is_settled_once_and_the_boot_starts_a_new_one(
-    tmp_path: Path,
+    tmp_path: Path, marked: bool
 ) -> None:
     """Killed right after the game's last input: no finished marker. The boot service does not
     resume the game that is over (each boot used to say «Продолжаем игру», «игра окончена»,
-    rewrite the protocol and start nothing); it finishes its protocol and club record once."""
+    rewrite the protocol and start nothing); it finishes its protocol and club record once.
+    Killed right after the marker: the protocol is written all the same."""
     opened = evening.start(tmp_path / "club", "стол 1", "2026")
     (journal,) = finished_journals(tmp_path, 1, evening=opened["id"])
-    journal.with_suffix(".finished").unlink()
+    if not marked:
+        journal.with_suffix(".finished").unlink()
     boot = ("play", "--resume-or-start", "--text", "--plain")
     said = voicehost(tmp_path, "", *boot)
     assert "Продолжаем игру" not in said and "Начинаем игру" in said

@@ -57,15 +57,18 @@ def find_journal(settings: Settings, given: str | None) -> Path | None:
 
 
 def settle_ended(settings: Settings) -> list[Path]:
-    """Finish the games that ended but were never marked so (a kill right after the last
-    input): each gets its protocol, its club record and its marker, once and quietly, so no
-    start resumes a game that is over. Journals being hosted or that cannot be replayed are
-    left as they are. Returns the journals settled."""
-    from voicehost.host.journal import JournalError, held, unfinished
+    """Finish the games whose end a kill cut short: one that ended but was never marked so
+    (killed right after its last input), or a table's game marked but left without its
+    protocol and club record (killed right after the marker). Each gets its protocol, its club
+    record and its marker, once and quietly, so no start resumes a game that is over. Journals
+    being hosted or that cannot be replayed are left as they are. Returns those settled."""
+    from voicehost.host.journal import JournalError, held, journals
     from voicehost.host.replay import replay_journal
 
     settled: list[Path] = []
-    for journal in unfinished(settings.path(settings.storage.journal_dir)):
+    for journal in journals(settings.path(settings.storage.journal_dir)):
+        if not _maybe_unsettled(settings, journal):
+            continue
         try:
             with held(journal):
                 replayed = replay_journal(settings, journal)
@@ -75,6 +78,25 @@ def settle_ended(settings: Settings) -> list[Path]:
         except (JournalError, OSError):
             continue  # hosted right now, or not resumable: the boot sets it aside
     return settled
+
+
+def _maybe_unsettled(settings: Settings, journal: Path) -> bool:
+    """Whether a journal's game may have ended with its bookkeeping cut short: it is not
+    marked finished, or it is a table's game (the club's header) marked finished with neither
+    its protocol nor its club record."""
+    from voicehost.club import records
+    from voicehost.host.journal import JournalError, read
+
+    if not journal.with_suffix(".finished").exists():
+        return True
+    protocol = settings.path(settings.storage.protocol_dir) / f"{journal.stem}.json"
+    if records.recorded_marker(journal).exists() or protocol.exists():
+        return False
+    try:
+        header, _ = read(journal)
+    except JournalError:
+        return False
+    return "table" in header
 
 
 def finish_ended(settings: Settings, journal: Path, replayed: Replayed) -> None:
