@@ -366,6 +366,25 @@ def load(path: str | Path | None = None, *, rules_file: bool = True) -> Settings
     return _from_environment(settings)
 
 
+def sqlite_file_named(database: str) -> bool:
+    """Whether a ``sqlite:///`` address names a file (not memory, not a folder)."""
+    path = database.removeprefix("sqlite:///").split("?", 1)[0]
+    return bool(path) and path != ":memory:" and not path.endswith("/")
+
+
+def server_named(database: str) -> bool:
+    """Whether a ``postgresql://`` address names a user, a server, a numbered port (if any) and
+    a database, as the driver needs them."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(database)
+        port = parts.port
+    except ValueError:
+        return False
+    return bool(parts.username and parts.hostname and parts.path.strip("/") and port != 0)
+
+
 #: Environment variables that move the game's data (the service puts it under /var/lib).
 STORAGE_ENVIRONMENT = {
     "VOICEHOST_JOURNAL_DIR": "journal_dir",
@@ -796,6 +815,25 @@ def _cross_field_problems(settings: Settings, root: yaml.Node) -> Iterator[Confi
             f"{database!r} is not a database address; leave it empty for the table's own SQLite "
             "file, or give postgresql://USER:PASSWORD@HOST/DATABASE (docs/CLUB.md)",
             phrase="config_database",
+            value=database,
+        )
+    elif database.startswith("sqlite:///") and not sqlite_file_named(database):
+        yield ConfigError(
+            "club.database",
+            _find_line(root, "club.database"),
+            f"{database!r} names no file (SQLite would keep the season in memory and lose it); "
+            "write sqlite:///FILE (beside this file) or sqlite:////FULL/PATH, or leave it empty "
+            "for the table's own club/club.sqlite",
+            phrase="config_database_sqlite",
+            value=database,
+        )
+    elif database.startswith(("postgresql://", "postgres://")) and not server_named(database):
+        yield ConfigError(
+            "club.database",
+            _find_line(root, "club.database"),
+            f"{database!r} lacks the user, the server or the database, or its port is not a "
+            "number; write postgresql://USER:PASSWORD@HOST/DATABASE (a port: HOST:5432)",
+            phrase="config_database_server",
             value=database,
         )
     for key_name, key_value in settings.keypad.keymap.items():

@@ -79,13 +79,15 @@ class PgServer:
     def url(self, database: str = "postgres") -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
-    def new_database(self) -> str:
+    def new_database(self, template: str = "") -> str:
+        """A new database (a copy of ``template``'s, given by its address, when named)."""
         name = f"club{next(self._names)}"
         import pg8000.native
 
         connection = pg8000.native.Connection("postgres", host="127.0.0.1", port=self.port)
+        copy = f" TEMPLATE {template.rsplit('/', 1)[1]}" if template else ""
         try:
-            connection.run(f"CREATE DATABASE {name}")
+            connection.run(f"CREATE DATABASE {name}{copy}")
         finally:
             connection.close()
         return self.url(name)

@@ -149,12 +149,15 @@ def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, 
 
 
 def boot_journal(settings: config.Settings) -> tuple[Path | None, list[str]]:
-    """The service's journal: the newest one that can be resumed. Those that cannot are set
-    aside (renamed, kept) and each is said on stderr (and in the log), so a bad journal never
-    keeps the table dead at boot."""
+    """The service's journal: the newest one that can be resumed. A game that had ended
+    without its marker (a kill right after its last input) is settled quietly, not resumed.
+    Those that cannot be resumed are set aside (renamed, kept) and each is said on stderr (and
+    in the log), so a bad journal never keeps the table dead at boot."""
+    from voicehost.cli.session import settle_ended
     from voicehost.host.journal import choose_resumable
     from voicehost.host.replay import replay_journal
 
+    settle_ended(settings)
     folder = settings.path(settings.storage.journal_dir)
     journal, messages = choose_resumable(folder, lambda path: replay_journal(settings, path))
     return journal, messages
@@ -166,8 +169,10 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     Without a person at the terminal nothing is asked: a new game starts, and the line printed
     says how to carry the other one on.
     """
+    from voicehost.cli.session import settle_ended
     from voicehost.host.journal import in_use, newest_unfinished, played
 
+    settle_ended(settings)  # a game that had ended unmarked is never offered
     unfinished = newest_unfinished(settings.path(settings.storage.journal_dir), played_only=True)
     if unfinished is None:
         return None

@@ -10,7 +10,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from voicehost.cli import closed, wiring
 from voicehost.cli.texts import ConsoleNotices
@@ -21,12 +21,15 @@ from voicehost.console.text import SilentCues, TextSpeaker
 from voicehost.errors import VoicehostError
 from voicehost.host import protocol as protocol_module
 from voicehost.host.commands import Notice, VoiceSpokeOn, VoiceStop
-from voicehost.host.journal import newest_unfinished
+from voicehost.host.journal import mark_finished, newest_unfinished
 from voicehost.host.loop import Host
 from voicehost.notices import ATTRIBUTE, LOG_ONLY, WRITTEN, notice, notice_of, said
 from voicehost.phrases import PhraseBook
 from voicehost.ports import Screen
 from voicehost.voice_in.loading import ListenerReady, ListenerStatus
+
+if TYPE_CHECKING:
+    from voicehost.host.replay import Replayed
 
 log = logging.getLogger(__name__)
 
@@ -45,10 +48,85 @@ def new_journal_path(settings: Settings) -> Path:
 
 
 def find_journal(settings: Settings, given: str | None) -> Path | None:
-    """The journal to resume: the one given, or the newest unfinished one."""
+    """The journal to resume: the one given, or the newest unfinished one (a game that had
+    ended unmarked is settled, not resumed)."""
     if given:
         return Path(given)
+    settle_ended(settings)
     return newest_unfinished(settings.path(settings.storage.journal_dir))
+
+
+def settle_ended(settings: Settings) -> list[Path]:
+    """Finish the games whose end a kill cut short: one that ended but was never marked so
+    (killed right after its last input), or a table's game marked but left without its
+    protocol and club record (killed right after the marker). Each gets its protocol, its club
+    record and its marker, once and quietly, so no start resumes a game that is over. Journals
+    being hosted or that cannot be replayed are left as they are. Returns those settled."""
+    from voicehost.host.journal import JournalError, held, journals
+    from voicehost.host.replay import replay_journal
+
+    settled: list[Path] = []
+    for journal in journals(settings.path(settings.storage.journal_dir)):
+        if not _maybe_unsettled(settings, journal):
+            continue
+        try:
+            with held(journal):
+                replayed = replay_journal(settings, journal)
+                if replayed.state.over:
+                    finish_ended(settings, journal, replayed)
+                    settled.append(journal)
+        except (JournalError, OSError):
+            continue  # hosted right now, or not resumable: the boot sets it aside
+    return settled
+
+
+def _maybe_unsettled(settings: Settings, journal: Path) -> bool:
+    """Whether a journal's game may have ended with its bookkeeping cut short: it is not
+    marked finished, or it is a table's game (the club's header) marked finished with neither
+    its protocol nor its club record."""
+    from voicehost.club import records
+    from voicehost.host.journal import JournalError, read
+
+    if not journal.with_suffix(".finished").exists():
+        return True
+    protocol = settings.path(settings.storage.protocol_dir) / f"{journal.stem}.json"
+    if records.recorded_marker(journal).exists() or protocol.exists():
+        return False
+    try:
+        header, _ = read(journal)
+    except JournalError:
+        return False
+    return "table" in header
+
+
+def finish_ended(settings: Settings, journal: Path, replayed: Replayed) -> None:
+    """An ended game's bookkeeping: the protocol, the club's record, then the finished marker
+    (each done again, whole, when a kill cuts this short; the marker ends it)."""
+    from voicehost.club import records
+    from voicehost.host.journal import mark_finished, names_in
+    from voicehost.host.names import from_record
+    from voicehost.host.votes import voters_in
+
+    players = replayed.settings.game.players
+    data = protocol_module.build(
+        replayed.state,
+        names=from_record(names_in(journal), players),
+        voters=voters_in(journal),
+    )
+    book = PhraseBook.load(replayed.settings.language)
+    folder = settings.path(settings.storage.protocol_dir)
+    try:
+        protocol_module.write(data, folder, journal.stem, book)
+    except protocol_module.ProtocolError as exc:  # the journal still holds the game
+        log.warning("the protocol of %s: %s", journal, exc, extra=LOG_ONLY)
+    records.record_left(settings, journal, replayed.state)
+    mark_finished(journal)
+    log.info(
+        "the game in %s had ended without its marker: its protocol and the club's record are "
+        "done, and it is marked finished",
+        journal,
+        extra=LOG_ONLY,
+    )
 
 
 class ScreenNotices(logging.Handler):
@@ -297,6 +375,8 @@ def play(
         print(write_protocol(host))
         print(after_game(host), flush=True)
         finish_club_sending(settings, book)
+        if host.journal_path is not None:
+            mark_finished(host.journal_path)  # a resumed game that had ended: never again
     elif host.journal_path is None or not host.journal_path.is_file():
         # (a journal whose folder was deleted is written anew under a name of its own: the host
         # knows where; a path that is a folder now holds no game)

@@ -6,8 +6,10 @@ games' primary key: a second write of the same game changes nothing).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
+import os
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,6 +19,7 @@ from typing import Any
 
 from voicehost.club.facts import GameFacts
 from voicehost.errors import VoicehostError
+from voicehost.host import storage
 from voicehost.host.names import key as name_key
 from voicehost.notices import LOG_ONLY
 
@@ -33,12 +36,17 @@ class ClubDatabaseError(VoicehostError):
     """The club database cannot be reached or used; the text says which and what to do."""
 
 
-def url_for(database: str, data_dir: Path) -> str:
-    """The SQLAlchemy address of ``club.database`` ("" = SQLite in the data folder). A
-    PostgreSQL address goes through pg8000, a driver in pure Python (nothing to compile on a
-    Pi); the address in config.yaml stays the plain ``postgresql://`` one."""
+def url_for(database: str, data_dir: Path, base: Path | None = None) -> str:
+    """The SQLAlchemy address of ``club.database`` ("" = SQLite in the data folder; a relative
+    SQLite file is beside the config, in ``base``). A PostgreSQL address goes through pg8000, a
+    driver in pure Python (nothing to compile on a Pi); the address in config.yaml stays the
+    plain ``postgresql://`` one."""
     if not database:
         return f"sqlite:///{data_dir / 'club.sqlite'}"
+    if database.startswith("sqlite:///") and base is not None:
+        file = database.removeprefix("sqlite:///")
+        if file and not Path(file).is_absolute():
+            return f"sqlite:///{base / file}"
     for prefix in ("postgresql://", "postgres://"):
         if database.startswith(prefix):
             return "postgresql+pg8000://" + database[len(prefix) :]
@@ -52,6 +60,19 @@ def shown_url(url: str) -> str:
         return url
     scheme, _, user = head.partition("://")
     return f"{scheme}://{user.split(':')[0]}:***@{tail}"
+
+
+def _private_file(path: Path) -> None:
+    """The SQLite file owner-only, as the journals are (SQLite gives its -wal and -shm files
+    the database's mode): a missing folder is made 0700, a missing file 0600, a wider one
+    narrowed."""
+    if not path.parent.exists():
+        storage.private_folder(path.parent)
+    with contextlib.suppress(FileExistsError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, storage.FILE_MODE)
+        os.close(descriptor)  # an empty file is an empty SQLite database
+    for file in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        storage.narrow(file, storage.FILE_MODE)
 
 
 @dataclass(frozen=True)
@@ -75,16 +96,17 @@ class ClubDatabase:
 
     def __init__(self, url: str, *, timeout: float = 3.0) -> None:
         from sqlalchemy import create_engine, event
+        from sqlalchemy.exc import ArgumentError
         from sqlalchemy.pool import NullPool
 
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
         if self.is_sqlite:
-            path = Path(url.removeprefix("sqlite:///"))
+            path = Path(url.removeprefix("sqlite:///").split("?", 1)[0])
             try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise ClubDatabaseError(f"cannot make the folder {path.parent}: {exc}") from exc
+                _private_file(path)
+            except (OSError, ValueError) as exc:  # ValueError: a NUL in the path
+                raise self._unreachable(exc) from exc
             self.engine = create_engine(
                 url, poolclass=NullPool, connect_args={"timeout": max(timeout, 30.0)}
             )
@@ -109,7 +131,12 @@ class ClubDatabase:
                 immediate = connection.get_execution_options().get("immediate", False)
                 connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
         else:
-            self.engine = create_engine(url, poolclass=NullPool, connect_args={"timeout": timeout})
+            try:
+                self.engine = create_engine(
+                    url, poolclass=NullPool, connect_args={"timeout": timeout}
+                )
+            except (ArgumentError, ValueError) as exc:  # an address config.yaml let through
+                raise self._unreachable(exc) from exc
 
     def close(self) -> None:
         self.engine.dispose()

@@ -1,11 +1,12 @@
 """Recording finished games for the club: journal -> outbox -> database.
 
 At a game's end the host records it here: its facts (from the journal, the source of truth, with
-the marks and the evening) go to the outbox, the journal is marked recorded, and the outbox is
-sent to the database: at once for the table's own SQLite file, on a thread of its own for a
-server, so a game's end never waits for the network. A game whose recording was cut short (a
-kill, a power cut) is found by ``catch_up``: a finished journal without its ``.recorded``
-marker is recorded again (the same id: never twice in the database).
+the marks and the evening) go to the outbox and the evening, then the journal is marked
+recorded, and the outbox is sent to the database: at once for the table's own SQLite file, on
+a thread of its own for a server, so a game's end never waits for the network. A game whose
+recording was cut short (a kill, a power cut) is found by ``catch_up``: a finished journal
+without its ``.recorded`` marker is recorded again (the same id: never twice in the database
+nor in the evening).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def outbox_of(settings: Settings) -> Outbox:
 
 
 def database_url(settings: Settings) -> str:
-    return url_for(settings.club.database, data_dir(settings))
+    return url_for(settings.club.database, data_dir(settings), Path(settings.base_dir))
 
 
 _OPEN: dict[str, ClubDatabase] = {}
@@ -66,6 +67,17 @@ def connect(settings: Settings) -> ClubDatabase:
     with _OPEN_LOCK:
         database = _OPEN.get(url)
         if database is None:
+            if not settings.club.database:  # the table's own folder: owner-only, as journals
+                try:
+                    storage.private_folder(data_dir(settings))
+                except OSError as exc:
+                    reason = storage.reason(exc)
+                    raise ClubDatabaseError(
+                        f"the club database {url} cannot be used ({reason})",
+                        phrase="club_database_unreachable",
+                        url=url,
+                        reason=reason,
+                    ) from exc
             database = open_database(url, timeout=settings.club.sync_timeout_seconds)
             _OPEN[url] = database
         return database
@@ -196,18 +208,20 @@ def record_finished(
     background: bool | None = None,
     state: GameState | None = None,
 ) -> Recorded:
-    """Record a finished game: outbox (fsync'ed), the journal's marker, the evening, then send.
+    """Record a finished game: outbox (fsync'ed), the evening, the journal's marker, then send.
 
+    Every step before the marker is done again, whole, when a kill cuts them short: the marker
+    comes last, so ``catch_up`` finds the game unrecorded, puts it in the outbox again (the
+    same id: the database writes nothing twice) and adds it to its evening (once: by its id).
     ``background`` (default: for a server, not for SQLite) sends on a daemon thread: whatever
     it does not finish stays in the outbox for the next send.
     """
     game = facts_of(settings, journal, state)
     outbox = outbox_of(settings)
     outbox.put(game)
-    # The marker only spares a second try: lost in a power cut, the game is put in the outbox
-    # again (the same id), and the database writes nothing twice.
-    write_unsynced(recorded_marker(journal), game["id"].encode())
     evening.add_game(data_dir(settings), game)
+    # The marker only spares a second try: lost in a power cut, the game is recorded again.
+    write_unsynced(recorded_marker(journal), game["id"].encode())
     if not send:
         return Recorded(game, None)
     if background is None:
@@ -250,6 +264,7 @@ def _send_quietly(settings: Settings) -> None:
 def send_outbox(settings: Settings) -> Sent:
     """Send what waits in the outbox; when the database cannot be reached, say why."""
     outbox = outbox_of(settings)
+    outbox.recover()
     if not outbox.waiting():
         return Sent()
     with _SENDING:  # one send at a time in a process (the game's end, the warm-up)
@@ -273,13 +288,23 @@ def catch_up(settings: Settings) -> list[str]:
     for journal in journals(settings.path(settings.storage.journal_dir)):
         if not journal.with_suffix(".finished").exists():
             continue
-        if recorded_marker(journal).exists():
-            continue
-        try:
-            header, _ = read(journal)
-            if "table" not in header:
-                continue  # played before the club's records: `voicehost club import` takes it
-            found.append(record_finished(settings, journal, send=False).facts["id"])
-        except (JournalError, VoicehostError, OSError) as exc:
-            log.warning("cannot record %s for the club: %s", journal, exc, extra=LOG_ONLY)
+        identity = record_left(settings, journal)
+        if identity is not None:
+            found.append(identity)
     return found
+
+
+def record_left(settings: Settings, journal: Path, state: GameState | None = None) -> str | None:
+    """Record an ended game unless it is recorded already (its marker) or was played before the
+    club's records (`voicehost club import` takes it); nothing is sent. Returns its id when
+    recorded now; what fails is said in the log and tried again next time."""
+    if recorded_marker(journal).exists():
+        return None
+    try:
+        header, _ = read(journal)
+        if "table" not in header:
+            return None
+        return record_finished(settings, journal, send=False, state=state).facts["id"]
+    except (JournalError, VoicehostError, OSError) as exc:
+        log.warning("cannot record %s for the club: %s", journal, exc, extra=LOG_ONLY)
+        return None

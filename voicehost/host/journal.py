@@ -724,9 +724,24 @@ def choose_resumable(
     return _newest(good, played_only=False), messages
 
 
+@contextlib.contextmanager
+def held(path: Path) -> Iterator[None]:
+    """Hold a journal's lock meanwhile, so no host takes its game; raises JournalBusy when
+    another voicehost hosts it, OSError when it cannot be opened."""
+    descriptor = os.open(path, os.O_RDONLY)
+    _lock(descriptor, path)  # closes it and raises JournalBusy when another host holds it
+    try:
+        yield
+    finally:
+        os.close(descriptor)  # closing releases the lock
+
+
 def mark_finished(path: Path) -> None:
     """Leave an owner-only marker beside a journal whose game has ended, fsync'ed with its
-    folder (a power cut right after the last input must not make the next boot resume it)."""
+    folder (a power cut right after the last input must not make the next boot resume it);
+    a marker already there is kept."""
+    if path.with_suffix(".finished").exists():
+        return
     try:
         storage.write_private(path.with_suffix(".finished"), b"")
     except OSError as exc:
@@ -757,6 +772,7 @@ __all__ = [
     "JournalError",
     "choose_resumable",
     "effective_entries",
+    "held",
     "mark_finished",
     "newest_unfinished",
     "read",
