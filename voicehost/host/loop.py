@@ -510,6 +510,10 @@ class Host:
         if question is not None:
             self._say(question.key, dict(question.params))
 
+    def can_undo(self) -> bool:
+        """Whether `undo` would take something back now (the remote offers it only then)."""
+        return self.state is not None and self._can_undo()
+
     def _can_undo(self) -> bool:
         for item in reversed(self.accepted):
             if isinstance(item.event, TimerWarning):
