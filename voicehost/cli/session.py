@@ -260,6 +260,10 @@ def play(
         host.quit = True
 
     previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    if sys.stdin.isatty():
+        # A person at the terminal: Ctrl+C asks as `q` does (a stray one costs no resume).
+        # Without one (the service's `systemctl stop`, a pipe) it stops the game at once.
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, lambda *_: ui.interrupt())
     try:
         ui.run()
     except KeyboardInterrupt:
