@@ -16,7 +16,23 @@ function pending() { return JSON.parse(sessionStorage.getItem(PENDING) || "[]");
 function keep(list) { sessionStorage.setItem(PENDING, JSON.stringify(list)); }
 
 const link = live("/ws/host", onFrame, () => { for (const input of pending()) link.send(input); },
-  (up) => { if (!up) $("rhead").textContent = say("web_connecting"); });
+  (up) => {
+    if (up) return;
+    $("rhead").textContent = say("web_connecting");
+    $("rclock").textContent = "";  // a clock that stopped moving would mislead the host
+  },
+  mustPairAgain);
+
+// The host was restarted and does not know this phone any more: say so, and offer the code.
+function mustPairAgain() {
+  ask = null;
+  $("rhead").textContent = say("web_pair_again");
+  for (const id of ["rclock", "prompt", "mode", "tally", "feedback"]) $(id).textContent = "";
+  $("grid").replaceChildren(button(say("web_pair_button"), () => location.reload()));
+  for (const node of document.querySelectorAll("#actions button, #link, #private")) {
+    node.classList.add("hidden");
+  }
+}
 
 function send(fields) {
   const input = Object.assign({type: "input", id: newId(), token: ask ? ask.token : ""}, fields);
