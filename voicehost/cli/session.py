@@ -181,9 +181,8 @@ def play(
                 extra=WRITTEN,
             )
         else:
-            log.warning(
-                "%s", book.screen("listening_failed", {"reason": ready.reason}), extra=WRITTEN
-            )
+            reason = ready.reason if ready.error is None else book.explain(ready.error)
+            log.warning("%s", book.screen("listening_failed", {"reason": reason}), extra=WRITTEN)
 
     listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)

@@ -80,7 +80,7 @@ def pairing_code(configured: str, wrong: str) -> str:
     ``wrong`` says (in the game's language) what a code must be."""
     if configured:
         if not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum():
-            raise VoicehostError(wrong)
+            raise VoicehostError.written(wrong)  # from the book already
         return configured
     return f"{secrets.randbelow(10**6):06d}"
 
@@ -466,4 +466,4 @@ def port_error(exc: OSError, port: int, labels: dict[str, str]) -> VoicehostErro
         text = labels["web_port_denied"]
     else:
         text = labels["web_port_failed"].replace("{reason}", exc.strerror or str(exc))
-    return VoicehostError(text.replace("{port}", str(port)))
+    return VoicehostError.written(text.replace("{port}", str(port)))  # from the book already
