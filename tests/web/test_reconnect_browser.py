@@ -52,7 +52,7 @@ def test_after_a_restart_the_board_returns_and_the_remote_asks_for_the_new_code(
             )
             assert board.find_element(By.ID, "nightname").text  # night 0 of the new game
             again = BOOK.screen("web_pair_again")
-            eventually(lambda: phone.find_element(By.ID, "rhead").text == again)
+            eventually(lambda: phone.find_element(By.ID, "prompt").text == again)
             assert "связь" not in phone.find_element(By.TAG_NAME, "body").text
             visible = [
                 b.text for b in phone.find_elements(By.TAG_NAME, "button") if b.is_displayed()

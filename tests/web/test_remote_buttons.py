@@ -48,6 +48,7 @@ def test_a_nomination_owed_offers_no_button_that_would_answer_not_now() -> None:
     assert "end" not in ask["buttons"]
     assert ask["kind"] == "seats" and ask["seats"]  # the grid is what is asked
     assert "никто не говорит" not in json.dumps(ask, ensure_ascii=False)
+    assert ask["text"] == "речь игрока 1 окончена, кандидатура обязательна: нажмите номер"
 
 
 def test_the_pause_button_says_it_resumes_while_paused() -> None:

@@ -26,8 +26,8 @@ const link = live("/ws/host", onFrame, () => { for (const input of pending()) li
 // The host was restarted and does not know this phone any more: say so, and offer the code.
 function mustPairAgain() {
   ask = null;
-  $("rhead").textContent = say("web_pair_again");
-  for (const id of ["rclock", "prompt", "mode", "tally", "feedback"]) $(id).textContent = "";
+  for (const id of ["rhead", "rclock", "mode", "tally", "feedback"]) $(id).textContent = "";
+  $("prompt").textContent = say("web_pair_again");
   $("grid").replaceChildren(button(say("web_pair_button"), () => location.reload()));
   for (const node of document.querySelectorAll("#actions button, #link, #private")) {
     node.classList.add("hidden");
