@@ -15,6 +15,7 @@ import urllib.request
 from pathlib import Path
 
 import aiohttp
+import pytest
 
 from voicehost.host.journal import read
 
@@ -61,7 +62,8 @@ async def board_frame(base: str) -> dict[str, object]:
         return json.loads(message.data)
 
 
-def test_a_game_with_the_board_is_resumed_with_the_board(tmp_path: Path) -> None:
+@pytest.mark.parametrize("how", ["resume", "play --resume-or-start"])
+def test_a_game_with_the_board_is_resumed_with_the_board(tmp_path: Path, how: str) -> None:
     port = free_port()
     config = tmp_path / "config.yaml"
     config.write_text(
@@ -78,7 +80,8 @@ def test_a_game_with_the_board_is_resumed_with_the_board(tmp_path: Path) -> None
     assert read(journal)[0]["web"] is True  # the journal knows the game had the room's faces
     assert f"voicehost --config {config} resume {journal}\n" in out  # no --web needed
 
-    resumed = voicehost(config, "resume", str(journal), "--plain", "--text")  # no --web typed
+    again = ["resume", str(journal)] if how == "resume" else how.split()  # the service's way
+    resumed = voicehost(config, *again, "--plain", "--text")  # no --web typed
     try:
         wait_for_game(resumed)
         base = f"http://127.0.0.1:{port}"
