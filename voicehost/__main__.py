@@ -71,6 +71,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     texts.name_placeholders(parser)
     args = parser.parse_args(words)
     _say_notices(texts.language())
+    if argv is None:
+        # The program's own run: its lines reach the terminal as notices in the game's language
+        # (ConsoleNotices, a game's screen), never raw through the root logger, which a library
+        # sets up on its first log call (pyttsx3's `logging.debug` runs logging.basicConfig and
+        # printed «WARNING:voicehost.cli.wiring:no sound output…»). Tests keep the root.
+        import logging
+
+        logging.getLogger("voicehost").propagate = False
     if getattr(args, "func", None) is None:
         parser.print_help()
         return 2

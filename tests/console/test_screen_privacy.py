@@ -49,7 +49,7 @@ def test_night_entries_are_dots_and_refusals_name_no_seat() -> None:
     night_text = "\n".join("\n".join(rows) for night, rows in game if night)
     assert "> •••" in night_text  # "1 3 6", "3", "14": all alike
     assert "1 3 6" not in night_text
-    assert "уже записан" not in night_text  # no «already written down as the mafia»
+    assert "записан как" not in night_text  # no «already written down as the mafia»
     assert "Места номер 14 нет" not in night_text
     assert "Ввод не принят" in night_text
 

@@ -96,8 +96,8 @@ def test_the_reasons_are_told_privately_and_the_table_perceives_any_refusal_alik
     assert [(night["check"], night["heal"]) for night in nights] == [(2, 1), (2, 1)]
 
 
-def test_a_refusal_that_would_tell_of_a_card_gets_no_reason() -> None:
-    """Night 0: the Commissar enters a seat the mafia registered: refused, and no reason."""
+def told_at_night_0(typed: str) -> tuple[list[str], list[Private]]:
+    """Night 0 (mafia 2 5 9, then the Commissar): the screen's lines and the private channel."""
     told: list[Private] = []
     screen = LogScreen()
     channels = TableRecorder(FakeClock(), config.load(None), screen)
@@ -115,9 +115,21 @@ def test_a_refusal_that_would_tell_of_a_card_gets_no_reason() -> None:
     handler = LineHandler(host, screen, lambda: "")
     handler.line("2 5 9")
     wait_timer(host)
-    handler.line("5")  # a mafia seat, as the Commissar's own
-    assert screen.lines[-1] == "✗ Ввод не принят."
-    assert [m.kind for m in told] == [PrivateKind.ENTRY_CONFIRMED]  # the mafia's entry alone
+    handler.line(typed)
+    return screen.lines, told
+
+
+def test_a_seat_registered_already_is_told_privately_in_words_that_name_no_card() -> None:
+    """Night 0: the Commissar enters a seat the mafia registered. The table sees «Ввод не
+    принят»; the one who typed learns why, in the words a seat of any card would get (the
+    refusal itself already says the seat holds one): no role, no seat."""
+    lines, told = told_at_night_0("5")  # a mafia seat, as the Commissar's own
+    assert lines[-1] == "✗ Ввод не принят."
+    refused = [m for m in told if m.kind is PrivateKind.REFUSED]
+    assert [(m.answer, m.again) for m in refused] == [("private_refused_role_taken", True)]
+    words = PhraseBook.load("ru").screen(refused[0].answer)
+    assert words == "Этот номер уже записан за другой ролью: введите свой номер"
+    assert "маф" not in words.casefold() and "5" not in words
 
 
 def test_a_second_check_typed_at_once_never_cuts_the_answer_short() -> None:
@@ -135,7 +147,7 @@ def test_a_second_check_typed_at_once_never_cuts_the_answer_short() -> None:
             handler.line(line)
         host.process_pending()
     assert screen.current_private() == (
-        "КОМИССАР: МАФИЯ     · ПРОВЕРКА ЭТОЙ НОЧИ УЖЕ СДЕЛАНА: ВВОДИТЬ БОЛЬШЕ НЕЧЕГО"
+        "КОМИССАР: МАФИЯ     · Проверка этой ночи уже сделана: вводить больше нечего"
     )
 
 
@@ -158,4 +170,4 @@ def test_a_line_that_is_no_command_at_night_is_explained_privately_not_on_the_ta
     handler.line("пять")
     assert screen.lines[-1] == "✗ Ввод не принят." and "пять" not in "\n".join(screen.lines)
     assert told[-1].kind is PrivateKind.REFUSED
-    assert book.screen(told[-1].answer).startswith("ВВОД НЕ ПОНЯТ: НУЖНЫ НОМЕРА МЕСТ ЦИФРАМИ")
+    assert book.screen(told[-1].answer).startswith("Ввод не понят: нужны номера мест цифрами")

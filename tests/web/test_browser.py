@@ -99,8 +99,7 @@ class Remote:
             self.synced()
             return
         if words == ["."]:
-            confirm = self.driver.find_element(self.by.ID, "confirm")
-            self.tap("confirm" if confirm.is_displayed() else "end")
+            self.tap("end")  # «Закончить речь», «Закончить обсуждение», «Дальше»: one button
         elif words[0] in ("f", "remove"):
             self.tap("foul" if words[0] == "f" else "remove")
             self.tap_number(words[1])

@@ -81,6 +81,7 @@ def web_table(
     start: bool = True,
     journal: Path | None = None,
     evening: bool = False,
+    port: int = 0,
 ) -> Iterator[WebTable]:
     book = PhraseBook.load(settings.language)
     clock = FakeClock()
@@ -110,7 +111,7 @@ def web_table(
         lambda: "protocol",
         private=private,
         bind="127.0.0.1",
-        port=0,
+        port=port,  # 0: a free one
         evening=evening_action if evening else None,
     )
     if start:

@@ -210,6 +210,10 @@ def play(
         from voicehost.voice_out.sound_probe import start_probe
 
         start_probe()  # `play` started it already; `resume` starts it here
+    # A game that had the board and the remote gets them back when it is resumed: the room
+    # goes on looking at them (a port that cannot be had is said, and the game goes on).
+    web_before = resume and served_web(journal_path)
+    web = web or web_before
     book = PhraseBook.load(settings.language)
     clock = MonotonicClock()
     screen = LogScreen()
@@ -255,9 +259,8 @@ def play(
                 extra=WRITTEN,
             )
         else:
-            log.warning(
-                "%s", book.screen("listening_failed", {"reason": ready.reason}), extra=WRITTEN
-            )
+            reason = ready.reason if ready.error is None else book.explain(ready.error)
+            log.warning("%s", book.screen("listening_failed", {"reason": reason}), extra=WRITTEN)
 
     listener = wiring.make_listener(settings, clock, on_ready=listening)
     keypad = wiring.make_keypad(settings)
@@ -313,6 +316,8 @@ def play(
             # web.enabled (the service at boot): the game goes on without the web face, and
             # the screen and the log say why.
             log.warning("%s", exc, extra=WRITTEN)
+    if running is not None and not resume:
+        host.header["web"] = True  # the journal knows: `resume` serves the room again
     for message in set_aside:
         log.warning("%s", message, extra=notice("journal_set_aside", reason=message))
     if resume:
@@ -339,6 +344,10 @@ def play(
         host.quit = True
 
     previous = {number: signal.signal(number, stop) for number in STOP_SIGNALS}
+    if sys.stdin.isatty():
+        # A person at the terminal: Ctrl+C asks as `q` does (a stray one costs no resume).
+        # Without one (the service's `systemctl stop`, a pipe) it stops the game at once.
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, lambda *_: ui.interrupt())
     try:
         ui.run()
     except KeyboardInterrupt:
@@ -382,15 +391,30 @@ def play(
         # knows where; a path that is a folder now holds no game)
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
-        command = resume_command(settings, host.journal_path)
+        # A journal that does not say it had the web face (resumed with --web) asks for it.
+        command = resume_command(
+            settings, host.journal_path, web=running is not None and resume and not web_before
+        )
         print(book.screen("game_paused", {"journal": host.journal_path, "command": command}))
     return 0
 
 
-def resume_command(settings: Settings, journal: Path) -> str:
-    """The command that carries this game on, with the settings file it was played with."""
+def resume_command(settings: Settings, journal: Path, *, web: bool = False) -> str:
+    """The command that carries this game on, with the settings file it was played with and
+    ``--web`` when the game had the web face and its journal does not say so."""
     given = f"--config {shlex.quote(settings.config_file)} " if settings.config_file else ""
-    return f"voicehost {given}resume {shlex.quote(str(journal))}"
+    return f"voicehost {given}resume {shlex.quote(str(journal))}" + (" --web" if web else "")
+
+
+def served_web(journal: Path) -> bool:
+    """Whether the game in ``journal`` was played with the web face (its header says so)."""
+    from voicehost.host.journal import read
+
+    try:
+        header, _ = read(journal)
+    except (VoicehostError, OSError):
+        return False  # the resume itself says what is wrong with it
+    return header.get("web") is True
 
 
 def club_header(settings: Settings) -> dict[str, str]:

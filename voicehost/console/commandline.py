@@ -34,9 +34,11 @@ class CommandError(VoicehostError):
 
 @dataclass(frozen=True)
 class Wait:
-    """Scripts: let the running timer run out (``seconds`` None) or let time pass."""
+    """Scripts: let the running timer run out (``seconds`` None), let time pass, or let it run
+    to its warning (``warning``: the moment the rules give, whatever the timers are set to)."""
 
     seconds: float | None = None
+    warning: bool = False
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,9 @@ class WriteProtocol:
 
 Line = Command | Wait | ShowHelp | ShowStatus | WriteProtocol
 
+
+#: `wait warning`: the running timer goes on to its warning (a window's «no agreed shot»).
+WAIT_WARNING_WORDS = frozenset({"warning", "предупреждения", "предупреждение", "⚠"})
 
 #: `3: 1 4 6 9`: the voters against candidate 3 (the count is their number).
 VOTERS = re.compile(r"(\d{1,3})\s*:\s*([\d\s,;]*)")
@@ -95,6 +100,8 @@ def parse(line: str, prompt: Prompt, book: PhraseBook) -> Line | None:
     if action is Action.TEAM_LOSS and len(rest) != 1:
         raise CommandError.written(book.screen("team_loss_form", {"text": text}))
     if action is Action.WAIT:
+        if len(rest) == 1 and rest[0] in WAIT_WARNING_WORDS:
+            return Wait(warning=True)
         return Wait(float(_one_number(rest, text, book)) if rest else None)
     if action is Action.PAIR:  # `пульт 1234`: the number the phone shows; `пульт`: how many
         return command_for(action, Source.KEYBOARD, _pairing_number(rest, text, book))

@@ -62,6 +62,21 @@ def wait_timer(host: Host, clock: FakeClock) -> None:
         host.process_due()
 
 
+def wait_warning(host: Host, clock: FakeClock) -> None:
+    """Jump ``clock`` to the running timer's warning (the timer goes on), as set in config."""
+    timer = host.timer
+    if timer is None:
+        raise VoicehostError.written(host.book.screen("nothing_to_wait_for"))
+    if timer.warn_at is None or timer.warned:
+        raise VoicehostError.written(host.book.screen("wait_no_warning"))
+    while host.timer is timer and not timer.warned:
+        deadline = host.next_deadline()
+        if deadline is None:
+            raise VoicehostError.written(host.book.screen("wait_paused"))
+        clock.set(deadline)
+        host.process_due()
+
+
 class ScriptFeed:
     """Feeds a script's lines to ``Host.run`` one at a time, and notes the rejected ones."""
 
@@ -123,7 +138,9 @@ class ScriptFeed:
             return
         try:
             if isinstance(action, Wait):
-                if action.seconds is None:
+                if action.warning:
+                    wait_warning(host, self.clock)
+                elif action.seconds is None:
                     wait_timer(host, self.clock)
                 else:
                     self.clock.advance(action.seconds)

@@ -174,12 +174,25 @@ class LineHandler:
             return cancelled if rest is None else f"{cancelled}\n{rest}"
         if isinstance(action, Quit) and not host.over:
             # A mistyped `q` must not cost the host a resume: quitting is asked once more.
-            self.quit_asked = True
-            if host.journal_path is not None:
-                # named: a bare `voicehost resume` prefers a played game to an empty one
-                return book.screen("quit_question_journal", {"journal": host.journal_path})
-            return book.screen("quit_question")
+            return self._ask_quit()
         return self._carry_out(action, book)
+
+    def _ask_quit(self) -> str:
+        host = self.host
+        self.quit_asked = True
+        if host.journal_path is not None:
+            # named: a bare `voicehost resume` prefers a played game to an empty one
+            return host.book.screen("quit_question_journal", {"journal": host.journal_path})
+        return host.book.screen("quit_question")
+
+    def interrupted(self) -> None:
+        """Ctrl+C at the terminal (on the loop's thread): quitting is asked as `q` asks it; a
+        second Ctrl+C (or `да`) confirms it, anything else plays on."""
+        if self.quit_asked or self.host.over:
+            self.quit_asked = False
+            self.host.handle(Quit())
+            return
+        self.screen.message(self._ask_quit())
 
     def _carry_out(self, action: Line, book: PhraseBook) -> str | None:
         host = self.host
@@ -201,6 +214,13 @@ class LineHandler:
 #: The answers that say «no, go on playing» to the quit question (``т`` is ``n`` on the Russian
 #: layout).
 DECLINE_WORDS = frozenset({"нет", "н", "no", "n", "т"})
+
+
+def _take_interrupts(interrupts: list[int], lines: LineHandler) -> None:
+    """The Ctrl+C presses noted since the last turn, each handled as the keyboard's own."""
+    while interrupts and not lines.host.quit:
+        interrupts.pop()
+        lines.interrupted()
 
 
 def _confirms(text: str) -> bool:
@@ -286,6 +306,11 @@ class CursesUI:
         self._shown: list[tuple[str, str]] = []
         self._attributes: dict[str, int] = {}
         self._lost = False
+        self.interrupts: list[int] = []  # Ctrl+C presses, from the signal handler
+
+    def interrupt(self) -> None:
+        """Ctrl+C (in the signal handler: only notes it; the loop asks on its next turn)."""
+        self.interrupts.append(1)
 
     def run(self) -> None:
         try:
@@ -363,6 +388,7 @@ class CursesUI:
     def draw(self) -> None:
         """Draw the screen (on the loop's thread, after every command and tick); a screen that
         has not changed is not sent to the terminal again, so typing never waits for a redraw."""
+        _take_interrupts(self.interrupts, self.lines)
         window = self._window
         if window is None:
             return
@@ -512,6 +538,11 @@ class PlainUI:
         self._private_shown = ""
         self._wiped_seen = 0
         self.echo = TerminalEcho(sys.stdin)
+        self.interrupts: list[int] = []  # Ctrl+C presses, from the signal handler
+
+    def interrupt(self) -> None:
+        """Ctrl+C (in the signal handler: only notes it; the loop asks on its next turn)."""
+        self.interrupts.append(1)
 
     def run(self) -> None:
         self.host.typing = self
@@ -547,6 +578,7 @@ class PlainUI:
         print(text, file=self.out, flush=True)
 
     def _flush(self) -> None:
+        _take_interrupts(self.interrupts, self.lines)
         self.echo.set(not self.lines.at_night())
         lines = self.screen.lines
         if self.screen.wiped > self._wiped_seen:

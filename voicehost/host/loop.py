@@ -91,9 +91,10 @@ NIGHT_WORDINGS = {"team_loss_confirm": "team_loss_confirm_night"}
 #: Night refusals whose reason the role that is awake is told on its private channel (the
 #: private line, the keypad's LED, a paired remote): the reason's words and whether another entry
 #: can help. The shared screen says «Ввод не принят» and the table hears the same refusal cue
-#: whatever the reason. A refusal that would tell of a card (a seat already registered, a Don
-#: who is not black) or of a night's departure (a seat left tonight, a role whose holder has
-#: left) gets no reason at all.
+#: whatever the reason. A seat registered already (or a Don who is not black, a Sheriff who is)
+#: is told in words that name no card: the refusal itself already tells the one who typed that
+#: the seat holds one. A refusal that would tell of a night's departure (a seat left tonight, a
+#: role whose holder has left) gets no reason at all.
 PRIVATE_REFUSALS: dict[str, tuple[str, bool]] = {
     "already_checked": ("private_refused_checked", False),
     "fiim_already_checked": ("private_refused_checked", False),
@@ -104,6 +105,9 @@ PRIVATE_REFUSALS: dict[str, tuple[str, bool]] = {
     "commissar_self_check": ("private_refused_self_check", True),
     "no_such_seat": ("private_refused_no_seat", True),
     "duplicate_seats": ("private_refused_twice", True),
+    "role_taken": ("private_refused_role_taken", True),
+    "fiim_don_not_black": ("private_refused_don_black", True),
+    "fiim_sheriff_is_black": ("private_refused_sheriff_red", True),
 }
 
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
@@ -534,6 +538,10 @@ class Host:
         question = self.engine.repeat_question(self.state)
         if question is not None:
             self._say(question.key, dict(question.params))
+
+    def can_undo(self) -> bool:
+        """Whether `undo` would take something back now (the remote offers it only then)."""
+        return self.state is not None and self._can_undo()
 
     def _can_undo(self) -> bool:
         for item in reversed(self.accepted):

@@ -46,6 +46,8 @@ class ListenerReady:
     """Why it failed (a person's sentence), empty when ready."""
     seconds: float = 0.0
     """How long loading took."""
+    error: VoicehostError | None = None
+    """The error that stopped it, when a person caused it (a screen says it from its book)."""
 
 
 class LoadingListener:
@@ -127,7 +129,8 @@ class LoadingListener:
             inner.start(on_stop_word, on_spoke_on)
         except VoicehostError as exc:  # a wrong model, no vosk, no microphone: keys go on
             log.warning("%s: %s", exc, KEYS_MEANWHILE, extra=LOG_ONLY)  # the host tells the table
-            self._finish(ListenerReady(ListenerStatus.FAILED, str(exc), self._since(began)))
+            failed = ListenerReady(ListenerStatus.FAILED, str(exc), self._since(began), exc)
+            self._finish(failed)
             return
         except Exception as exc:  # noqa: BLE001 - whatever Vosk raises, the game goes on
             log.exception(

@@ -78,10 +78,13 @@ class VocabularyError(ModelError):
     def __init__(self, model: Path, missing: Sequence[str]) -> None:
         listed = ", ".join(f"«{word}»" for word in missing)
         super().__init__(
-            f"the speech model {model.name} does not know the stop words {listed}: it is a "
+            f"the speech model {model} does not know the stop words {listed}: it is a "
             "model of another language, or the wrong model. Install the model for the game's "
             "language (`voicehost models fetch LANG` or `voicehost models install ZIP`) or set "
-            "listener.model in config.yaml"
+            "listener.model in config.yaml",
+            phrase="model_vocabulary",
+            model=model,
+            words=listed,
         )
         self.model = model
         self.missing = tuple(missing)

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from voicehost.config import Settings
-from voicehost.game.effects import Private, PrivateKind, PromptKind
-from voicehost.game.inputs import EndSpeech, EnterSeats
+from voicehost.game.effects import Private, PrivateKind, PromptKind, Say
+from voicehost.game.errors import RuleViolation
+from voicehost.game.inputs import EndSpeech, EnterSeats, Input
 from voicehost.game.model import Phase, Role, Seat
 from voicehost.host.actions import Action, command_for
 from voicehost.host.commands import Command, Name, Notice, Source, Submit
@@ -58,6 +59,58 @@ COUNT_PROMPTS = (PromptKind.VOTE_COUNT, PromptKind.THIRD_VOTE_COUNT)
 
 #: A phone asking to pair is said on the host's screen at most this often (seconds).
 ASKS_SHOWN_EVERY = 20.0
+
+
+def offered(host: Host) -> dict[str, str]:
+    """The remote's action buttons that work now, each with the screen key of its label: what
+    the loop would accept this moment (a trial step of the rules on the current state), so a
+    button offered is never answered «not now» and a hint can name the button it means."""
+    state = host.state
+    if state is None:
+        return {}
+    night = state.phase.is_night
+    buttons = {"pause": "web_resume" if host.paused_at is not None else "web_pause"}
+    # At night the phone looks the same whatever was entered: undo is always there.
+    if night or host.can_undo():
+        buttons["undo"] = "web_undo"
+    if host.prompt().may_miss:
+        buttons["miss"] = "web_miss"
+    if state.phase is Phase.NIGHT0_DEAL:  # FIIM: «the cards are dealt» (the same every game)
+        buttons["end"] = "web_confirm"
+    if night:
+        return buttons  # «the speech is over», «the count is right»: day words only
+    if host.held is not None or _accepted(host, EndSpeech()):
+        if state.vote_settling is not None:
+            buttons["end"] = "web_confirm"
+        elif state.discussing:
+            buttons["end"] = "web_end_discussion"
+        else:
+            buttons["end"] = "web_end_speech"
+    return buttons
+
+
+def _accepted(host: Host, event: Input) -> bool:
+    """Whether the rules would take ``event`` now (tried on a copy: nothing changes)."""
+    assert host.state is not None
+    try:
+        host.engine.step(host.state, event)
+    except RuleViolation:
+        return False
+    return True
+
+
+def vote_result(host: Host) -> str:
+    """The counted vote's outcome while it can still be corrected: what the table will hear
+    when the count is confirmed (its first announcement), for the host's remote."""
+    state = host.state
+    if state is None or state.vote_settling is None or state.phase.is_night:
+        return ""
+    try:
+        _, effects = host.engine.step(state, EndSpeech())
+    except RuleViolation:
+        return ""
+    said = [effect for effect in effects if isinstance(effect, Say)]
+    return host.book.render(said[0].key, dict(said[0].params)).text if said else ""
 
 
 class Outlet(Protocol):
@@ -184,6 +237,7 @@ class WebFace:
         if prompt.kind in COUNT_PROMPTS and prompt.max_count is not None:
             counts = list(range(prompt.max_count + 1))
         over = state.over
+        buttons = offered(host)
         return {
             "token": self.token(),
             "kind": "seats" if how else "count" if counts else prompt.kind.value,
@@ -193,12 +247,10 @@ class WebFace:
             "seats_min": prompt.seats_min,
             "seats_max": prompt.seats_max,
             "counts": counts,
-            "confirm": prompt.kind is PromptKind.CONFIRM_VOTE,
-            "speech": prompt.speech_running,
-            "can_end": prompt.speech_running or prompt.action == "nominate",
+            "buttons": {button: self.book.screen(key) for button, key in buttons.items()},
+            "result": vote_result(host),
             "living": living,
             "everyone": everyone,
-            "miss": prompt.may_miss,
             "remove": host.engine.ruleset.removal,
             "over": over,
             "deal": self._deal_state(),

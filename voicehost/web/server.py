@@ -90,7 +90,7 @@ def club_code(configured: str, wrong: str) -> str:
     if configured and (
         not 4 <= len(configured) <= 32 or not configured.isascii() or not configured.isalnum()
     ):
-        raise VoicehostError(wrong)
+        raise VoicehostError.written(wrong)  # from the book already
     return configured
 
 
@@ -591,4 +591,4 @@ def port_error(exc: OSError, port: int, labels: dict[str, str]) -> VoicehostErro
         text = labels["web_port_denied"]
     else:
         text = labels["web_port_failed"].replace("{reason}", exc.strerror or str(exc))
-    return VoicehostError(text.replace("{port}", str(port)))
+    return VoicehostError.written(text.replace("{port}", str(port)))  # from the book already

@@ -71,4 +71,7 @@ function drawBoard(table) {
 }
 
 live("/ws/board", (frame) => { if (frame.type === "table") drawBoard(frame.table); }, null,
-  (up) => { $("status").textContent = up ? "" : say("web_connecting"); });
+  (up) => {
+    $("status").textContent = up ? "" : say("web_connecting");
+    if (!up) $("timer").classList.add("hidden");  // a stopped clock would mislead the room
+  });

@@ -27,11 +27,23 @@ function whenText(table) {
   return table.night ? say("night", {night: table.night_number}) : say("day", {day: table.day});
 }
 
-// A live connection that comes back by itself (a locked phone, a dropped Wi-Fi).
-function live(path, onFrame, onOpen, onState) {
+// A live connection that comes back by itself (a locked phone, a dropped Wi-Fi, a host that
+// was restarted), trying again after 0.5 s, 1 s, 2 s... up to every 5 s. A page that needs
+// pairing passes onRefused: when the server is up but no longer knows this phone (a resumed
+// game with a new code), it is told once instead of trying for ever.
+function live(path, onFrame, onOpen, onState, onRefused) {
   let socket = null;
   let delay = 500;
+  let retry = null;
+  let refused = false;
+  function again() {
+    clearTimeout(retry);
+    retry = setTimeout(connect, delay);
+    delay = Math.min(delay * 2, 5000);
+  }
   function connect() {
+    clearTimeout(retry);
+    if (refused || (socket && socket.readyState <= 1)) return;  // one socket at a time
     const scheme = location.protocol === "https:" ? "wss://" : "ws://";
     socket = new WebSocket(scheme + location.host + path);
     socket.onopen = () => { delay = 500; onState(true); if (onOpen) onOpen(); };
@@ -39,13 +51,16 @@ function live(path, onFrame, onOpen, onState) {
     socket.onclose = () => {
       onState(false);
       if (path === "/ws/host") paired();
-      setTimeout(connect, delay);
-      delay = Math.min(delay * 2, 5000);
+      if (!onRefused) { again(); return; }
+      // Up but refusing this phone (403), or down (no answer): ask the page itself.
+      fetch(path, {cache: "no-store", credentials: "same-origin"}).then((answer) => {
+        if (answer.status === 403) { refused = true; onRefused(); } else again();
+      }, again);
     };
   }
   connect();
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && socket.readyState > 1) connect();
+    if (document.visibilityState === "visible") { delay = 500; connect(); }
   });
   return {
     send: (data) => {

@@ -7,7 +7,15 @@ let showing = null;   // the seat whose card is on the screen now
 let waitingFor = null;
 
 const link = live("/ws/host", onFrame, null,
-  (up) => { if (!up) $("dealtext").textContent = say("web_connecting"); });
+  (up) => { if (!up) $("dealtext").textContent = say("web_connecting"); },
+  () => {  // the host was restarted and does not know this phone: the code again
+    ask = null;
+    $("dealtext").textContent = say("web_pair_again");
+    $("card").classList.add("hidden");
+    $("dealbutton").classList.remove("hidden");
+    $("dealbutton").textContent = say("web_pair_button");
+    $("dealbutton").onclick = () => location.reload();
+  });
 
 function onFrame(frame) {
   if (frame.type === "remote") { ask = frame.ask; draw(); }

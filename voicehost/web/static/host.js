@@ -16,7 +16,23 @@ function pending() { return JSON.parse(sessionStorage.getItem(PENDING) || "[]");
 function keep(list) { sessionStorage.setItem(PENDING, JSON.stringify(list)); }
 
 const link = live("/ws/host", onFrame, () => { for (const input of pending()) link.send(input); },
-  (up) => { if (!up) $("rhead").textContent = say("web_connecting"); });
+  (up) => {
+    if (up) return;
+    $("rhead").textContent = say("web_connecting");
+    $("rclock").textContent = "";  // a clock that stopped moving would mislead the host
+  },
+  mustPairAgain);
+
+// The host was restarted and does not know this phone any more: say so, and offer the code.
+function mustPairAgain() {
+  ask = null;
+  for (const id of ["rhead", "rclock", "mode", "tally", "feedback"]) $(id).textContent = "";
+  $("prompt").textContent = say("web_pair_again");
+  $("grid").replaceChildren(button(say("web_pair_button"), () => location.reload()));
+  for (const node of document.querySelectorAll("#actions button, #link, #private")) {
+    node.classList.add("hidden");
+  }
+}
 
 function send(fields) {
   const input = Object.assign({type: "input", id: newId(), token: ask ? ask.token : ""}, fields);
@@ -122,10 +138,14 @@ function draw() {
   const many = ask.kind === "seats" && ask.seats_max > 1 && !mode;
   $("send").classList.toggle("hidden", !many);
   $("send").textContent = say("web_send") + (many ? " (" + chosen.length + "/" + ask.seats_max + ")" : "");
-  $("end").classList.toggle("hidden", night || !ask.can_end || mode !== null);
-  $("end").textContent = say(ask.speech ? "web_end_speech" : "web_confirm");
-  $("confirm").classList.toggle("hidden", !ask.confirm);
-  $("miss").classList.toggle("hidden", !ask.miss);
+  // The buttons that work now, with the words the hint names them by (face.offered).
+  const buttons = ask.buttons || {};
+  for (const id of ["end", "miss", "undo", "pause"]) {
+    const shown = buttons[id] !== undefined && !(id === "end" && mode !== null);
+    $(id).classList.toggle("hidden", !shown);
+    if (shown) $(id).textContent = buttons[id];
+  }
+  drawTally();
   $("remove").classList.toggle("hidden", !ask.remove);
   $("loss").classList.toggle("hidden", !ask.remove);
   $("lossconfirm").classList.toggle("hidden", loss === null);
@@ -140,6 +160,20 @@ function draw() {
   $("evconfirm").textContent = evening === null ? "" : say("web_evening_" + evening + "_confirm");
 }
 
+// A counted vote on the remote as on the board: each candidate's count, and what the table will
+// hear when the count is confirmed.
+function drawTally() {
+  const box = $("tally");
+  box.replaceChildren();
+  if (table.night || !table.counted || !table.candidates || !table.candidates.length) return;
+  const counts = table.candidates.map(([seat, count]) => seat + " — " + (count === null ? "?" : count));
+  box.append(el("div", "", say("vote_result") + ": " + counts.join(", ")));
+  if (table.all_leave_votes !== null && table.all_leave_votes !== undefined) {
+    box.append(el("div", "", say("all_leave_votes", {votes: table.all_leave_votes})));
+  }
+  if (ask.result) box.append(el("div", "result", ask.result));
+}
+
 function tapSeat(seat) {
   if (ask.seats_max <= 1) { send({action: "seats", seats: [seat]}); return; }
   chosen = chosen.includes(seat) ? chosen.filter((s) => s !== seat) : chosen.concat([seat]);
@@ -149,7 +183,6 @@ function tapSeat(seat) {
 
 $("send").addEventListener("click", () => { if (chosen.length) send({action: "seats", seats: chosen}); });
 $("end").addEventListener("click", () => send({action: "end_speech"}));
-$("confirm").addEventListener("click", () => send({action: "end_speech"}));
 $("miss").addEventListener("click", () => send({action: "miss"}));
 $("undo").addEventListener("click", () => send({action: "undo"}));
 $("pause").addEventListener("click", () => send({action: "pause"}));
