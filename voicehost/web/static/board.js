@@ -1,51 +1,52 @@
-// The board: read-only, draws the public frame (host.table.TableView) and nothing else.
+// The board and the stream overlay: read-only, they draw the public frame (host.table.TableView)
+// and nothing else. Everything is sized to the window: no seat, name or mark is ever scrolled to.
 "use strict";
 const $ = (id) => document.getElementById(id);
 
+// A tile's width to its height that the seat grid aims for (a number, a name, marks, a card).
+const TILE_ASPECT = 1.1;
+// The smallest a name or a card is shrunk to before it is cut with «…» (its title keeps it all).
+const SMALLEST_TEXT = 0.5;
+// The smallest the panel's text is shrunk to so that everything in it shows.
+const SMALLEST_PANEL = 0.3;
+
+let shown = null;  // the table on the screen, drawn again when the window changes size
+
 function drawTimer(node, timer) {
   node.className = "";
+  node.replaceChildren();
   if (!timer) { node.classList.add("hidden"); return; }
-  node.textContent = clock(timer.left);
+  node.append(el("span", "clock", clock(timer.left)));
   if (timer.ended) {
     node.classList.add("ended");
-    node.append(el("span", "mark", " ■ " + say("time_up")));
+    node.append(el("span", "mark", "■ " + say("time_up")));
   } else if (timer.warning) {
     node.classList.add("warning");
-    node.append(el("span", "mark", " ⚠"));
+    node.append(el("span", "mark", "⚠"));
   }
 }
 
-function drawBoard(table) {
-  document.body.classList.toggle("night", !!table.night);
-  $("board").classList.toggle("hidden", !!table.night);
-  $("nightview").classList.toggle("hidden", !table.night);
-  $("paused").classList.toggle("hidden", !table.paused);
-  $("paused").textContent = say("paused");
-  if (table.night) {
-    $("nightname").textContent = whenText(table).toUpperCase();
-    $("nightrole").textContent = table.phase_name;
-    return;
+function seatTile(seat, table) {
+  const tile = el("div", "seat");
+  if (seat.left) tile.classList.add("left");
+  if (seat.seat === table.speaker) tile.classList.add("speaking");
+  tile.append(el("div", "n", (seat.left ? "✗" : "") + seat.seat));
+  if (seat.name) {
+    const name = el("div", "name fit", seat.name);  // text, never markup
+    name.title = seat.name;
+    tile.append(name);
   }
-  $("phase").textContent = table.started ? whenText(table) + " · " + table.phase_name : table.phase_name;
-  const speech = table.speaker === null || table.speaker === undefined ? "" :
-    say(table.lost_speech ? "lost_speech" : "speaking", {seat: table.speaker});
-  $("speaker").textContent = speech;
-  drawTimer($("timer"), table.timer);
-  const seats = $("seats");
-  seats.replaceChildren();
-  for (const seat of table.seats || []) {
-    const tile = el("div", "seat");
-    if (seat.left) tile.classList.add("left");
-    if (seat.seat === table.speaker) tile.classList.add("speaking");
-    tile.append(el("div", "n", (seat.left ? "✗" : "") + seat.seat));
-    if (seat.name) tile.append(el("div", "name", seat.name));  // text, never markup
-    tile.append(el("div", "f", "!".repeat(seat.fouls)));
-    if (seat.card) {
-      tile.append(el("div", "card", say("card_" + seat.card)));
-      if (seat.card === "mafia" || seat.card === "don") tile.classList.add("black");
-    }
-    seats.append(tile);
+  tile.append(el("div", "f", "!".repeat(seat.fouls)));
+  if (seat.card) {
+    const card = el("div", "card fit", say("card_" + seat.card));
+    card.title = card.textContent;
+    tile.append(card);
+    tile.classList.add("team-" + say("team_" + seat.card));
   }
+  return tile;
+}
+
+function drawLists(table) {
   const lists = $("lists");
   lists.replaceChildren();
   if (table.nominations && table.nominations.length) {
@@ -65,10 +66,91 @@ function drawBoard(table) {
   if (table.all_leave_votes !== null && table.all_leave_votes !== undefined) {
     lists.append(el("div", "", say("all_leave_votes", {votes: table.all_leave_votes})));
   }
-  const banner = $("banner");
-  banner.classList.toggle("hidden", !table.winner);
-  if (table.winner) banner.textContent = say("protocol_winner_" + table.winner);
 }
 
+function drawBoard(table) {
+  shown = table;
+  document.body.classList.toggle("night", !!table.night);
+  $("board").classList.toggle("hidden", !!table.night);
+  $("nightview").classList.toggle("hidden", !table.night);
+  $("paused").classList.toggle("hidden", !table.paused);
+  $("paused").textContent = say("paused");
+  if (table.night) {
+    $("nightname").textContent = whenText(table).toUpperCase();
+    $("nightrole").textContent = table.phase_name;
+    return;
+  }
+  $("phase").textContent = table.started ? whenText(table) + " · " + table.phase_name : table.phase_name;
+  const speech = table.speaker === null || table.speaker === undefined ? "" :
+    say(table.lost_speech ? "lost_speech" : "speaking", {seat: table.speaker});
+  $("speaker").textContent = speech;
+  $("speaker").classList.toggle("hidden", !speech);
+  drawTimer($("timer"), table.timer);
+  const seats = $("seats");
+  seats.replaceChildren(...(table.seats || []).map((seat) => seatTile(seat, table)));
+  drawLists(table);
+  const banner = $("banner");
+  const ending = table.winner ? "protocol_winner_" + table.winner : table.over ? "protocol_winner_draw" : "";
+  banner.classList.toggle("hidden", !ending);
+  banner.textContent = ending ? say(ending) : "";
+  fitAll();
+}
+
+// The grid's columns and rows that give the biggest tiles in the space the seats have.
+function arrange(seats) {
+  const count = seats.children.length;
+  if (!count) return;
+  const style = getComputedStyle(seats);
+  const gap = parseFloat(style.columnGap) || 0;
+  const width = seats.clientWidth, height = seats.clientHeight;
+  let best = null;
+  for (let cols = 1; cols <= count; cols++) {
+    const rows = Math.ceil(count / cols);
+    const tileWidth = (width - gap * (cols - 1)) / cols;
+    const tileHeight = (height - gap * (rows - 1)) / rows;
+    const size = Math.min(tileWidth / TILE_ASPECT, tileHeight);
+    if (best === null || size > best.size + 0.5) best = {cols, rows, size};
+  }
+  seats.style.setProperty("--cols", best.cols);
+  seats.style.setProperty("--rows", best.rows);
+}
+
+// A line that does not fit is shrunk (never broken inside a word); below SMALLEST_TEXT it is
+// cut with «…», and its title holds the whole text.
+function fitLine(node) {
+  node.style.fontSize = "";
+  if (node.scrollWidth <= node.clientWidth) return;
+  const size = parseFloat(getComputedStyle(node).fontSize);
+  const scale = Math.max(SMALLEST_TEXT, node.clientWidth / node.scrollWidth * 0.98);
+  node.style.fontSize = (size * scale).toFixed(2) + "px";
+}
+
+// The panel's text (phase, speaker, timer, lists) shrinks together until all of it shows.
+function fitPanel(panel) {
+  let scale = 1;
+  panel.style.setProperty("--k", scale);
+  for (let round = 0; round < 8; round++) {
+    const tall = panel.scrollHeight / Math.max(1, panel.clientHeight);
+    const wide = panel.scrollWidth / Math.max(1, panel.clientWidth);
+    const over = Math.max(tall, wide);
+    if (over <= 1.005 || scale <= SMALLEST_PANEL) return;
+    scale = Math.max(SMALLEST_PANEL, scale / over * 0.97);
+    panel.style.setProperty("--k", scale.toFixed(3));
+  }
+}
+
+function fitAll() {
+  fitPanel($("panel"));
+  const seats = $("seats");
+  arrange(seats);
+  for (const node of seats.querySelectorAll(".fit")) fitLine(node);
+}
+
+window.addEventListener("resize", () => { if (shown) drawBoard(shown); });
+
 live("/ws/board", (frame) => { if (frame.type === "table") drawBoard(frame.table); }, null,
-  (up) => { $("status").textContent = up ? "" : say("web_connecting"); });
+  (up) => {
+    $("status").textContent = up ? "" : say("web_connecting");
+    $("status").classList.toggle("hidden", up);
+    if (shown && !shown.night) fitAll();
+  });
