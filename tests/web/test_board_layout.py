@@ -11,7 +11,6 @@ board is fed the frames the privacy function gives (``TableView.to_public``) dir
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -195,8 +194,7 @@ def end_cards(preset: str, count: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def chromium():  # noqa: ANN201
-    shutil.rmtree(ARTIFACTS, ignore_errors=True)
-    ARTIFACTS.mkdir(parents=True)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
     driver = browser(800, 600)
     try:
         yield driver

@@ -6,7 +6,8 @@ and what the pages show comes from ``publish`` (the loop's thread calls it with 
 Security on a club's Wi-Fi, where every phone is on the same network:
 
 - the board (``/``, ``/ws/board``) is read-only: it gets the public frame and nothing else, and
-  a message sent on its socket closes it; it can never become a remote;
+  a message sent on its socket closes it; it can never become a remote; the stream overlay
+  (``/overlay``, for OBS's browser source) is the same board on a transparent page;
 - the remote (``/host``) and dealing (``/deal``) need the pairing code, posted once (never in a
   URL the server sees: the QR code carries it after ``#``), compared in constant time, with failed
   attempts limited per address and for the whole server; a paired phone gets a random session
@@ -40,7 +41,13 @@ from voicehost.notices import LOG_ONLY
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-PAGES = {"board": "board.html", "host": "host.html", "deal": "deal.html", "pair": "pair.html"}
+PAGES = {
+    "board": "board.html",
+    "overlay": "overlay.html",
+    "host": "host.html",
+    "deal": "deal.html",
+    "pair": "pair.html",
+}
 ASSETS = {
     "app.css": "text/css",
     "common.js": "text/javascript",
@@ -235,6 +242,7 @@ class WebServer:
 
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
         app.router.add_get("/", self._board_page)
+        app.router.add_get("/overlay", self._overlay_page)
         app.router.add_get("/host", self._remote_page)
         app.router.add_get("/deal", self._deal_page)
         app.router.add_post("/pair", self._pair)
@@ -361,6 +369,9 @@ class WebServer:
 
     async def _board_page(self, request: Any) -> Any:
         return self._page("board")
+
+    async def _overlay_page(self, request: Any) -> Any:
+        return self._page("overlay")  # the board's frames on a transparent page (OBS)
 
     async def _remote_page(self, request: Any) -> Any:
         if not self.paired(request):
