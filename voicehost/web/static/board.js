@@ -7,6 +7,8 @@ const $ = (id) => document.getElementById(id);
 const TILE_ASPECT = 1.1;
 // The smallest a name or a card is shrunk to before it is cut with «…» (its title keeps it all).
 const SMALLEST_TEXT = 0.5;
+// The size at which a long name rather takes two lines than shrinks further.
+const TWO_LINES = 0.75;
 // The smallest the panel's text is shrunk to so that everything in it shows.
 const SMALLEST_PANEL = 0.3;
 
@@ -115,14 +117,28 @@ function arrange(seats) {
   seats.style.setProperty("--rows", best.rows);
 }
 
-// A line that does not fit is shrunk (never broken inside a word); below SMALLEST_TEXT it is
-// cut with «…», and its title holds the whole text.
+// A line that does not fit is shrunk (never broken inside a word); a name of several words that
+// would shrink below TWO_LINES goes on two lines, broken at a space, if its tile has the room;
+// below SMALLEST_TEXT it is cut with «…», and its title holds the whole text.
 function fitLine(node) {
   node.style.fontSize = "";
+  node.classList.remove("two");
   if (node.scrollWidth <= node.clientWidth) return;
   const size = parseFloat(getComputedStyle(node).fontSize);
-  const scale = Math.max(SMALLEST_TEXT, node.clientWidth / node.scrollWidth * 0.98);
-  node.style.fontSize = (size * scale).toFixed(2) + "px";
+  const scale = node.clientWidth / node.scrollWidth * 0.98;
+  if (scale < TWO_LINES && /\s/.test(node.textContent.trim()) && fitsOnTwoLines(node, size)) return;
+  node.style.fontSize = (size * Math.max(SMALLEST_TEXT, scale)).toFixed(2) + "px";
+}
+
+function fitsOnTwoLines(node, size) {
+  node.classList.add("two");
+  node.style.fontSize = (size * TWO_LINES).toFixed(2) + "px";
+  const tile = node.parentElement;
+  if (node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight + 1 &&
+      tile.scrollHeight <= tile.clientHeight) return true;
+  node.classList.remove("two");
+  node.style.fontSize = "";
+  return false;
 }
 
 // The panel's text (phase, speaker, timer, lists) shrinks together until all of it shows.
