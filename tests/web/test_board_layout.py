@@ -27,7 +27,20 @@ from voicehost.web.server import WebServer
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "board"
 SIZES = [(1920, 1080), (1280, 720), (390, 844), (844, 390)]
 SEAT_COUNTS = [6, 10, 12, 16, 20]
-PRESETS = ("club", "fiim", "city")
+#: The rule sets, each with its own cards (and the city's in English too): "preset[-language]".
+PRESETS = ("club", "fiim", "city", "city-en")
+
+
+def preset_of(key: str) -> tuple[str, str]:
+    """The rule set and the language a key of PRESETS names."""
+    preset, _, language = key.partition("-")
+    return preset, language or "ru"
+
+
+def host_for(key: str):  # noqa: ANN201
+    preset, language = preset_of(key)
+    return text_table(language, settings=settings_for(preset, language))
+
 
 #: Names of twenty characters, as a club's roster has them (one without a space at all).
 NAMES = [
@@ -120,16 +133,17 @@ def seats(count: int, *, left: set[int], fouls: int = 0, cards: list[str] | None
     )
 
 
-def view(preset: str, count: int, **changes: Any) -> TableView:
-    book = text_table("ru", settings=settings_for(preset)).book
+def view(key: str, count: int, **changes: Any) -> TableView:
+    preset, language = preset_of(key)
+    book = host_for(key).book
     phase = changes.pop("phase", "discussion")
     fields: dict[str, Any] = {
-        "language": "ru",
+        "language": language,
         "preset": preset,
         "started": True,
         "night": False,
         "day": 2,
-        "night_number": 1,
+        "night_number": 12,
         "phase": phase,
         "phase_name": book.phase_name(phase, preset),
         "speaker": None,
@@ -149,9 +163,10 @@ def view(preset: str, count: int, **changes: Any) -> TableView:
     return TableView(**fields)
 
 
-def states(preset: str, count: int, cards: list[str]) -> Iterator[tuple[str, TableView]]:
+def states(key: str, count: int, cards: list[str]) -> Iterator[tuple[str, TableView]]:
     """The table's moments that ask most of the screen, for ``count`` seats."""
-    if preset == "club":
+    preset = key
+    if key in ("club", "city-en"):
         yield "speech", view(
             preset, count, phase="nomination", speaker=count, lost_speech=True,
             timer=TimerView(59, 60, False, False, False), seats=seats(count, left={2}, fouls=1),
@@ -173,7 +188,7 @@ def states(preset: str, count: int, cards: list[str]) -> Iterator[tuple[str, Tab
             candidates=tuple((seat, 2) for seat in range(3, min(count, 9))),
         )  # fmt: skip
         yield "night", view(preset, count, night=True, phase="night0_commissar")
-    winner = "maniac" if preset == "city" else "black"
+    winner = "maniac" if preset.startswith("city") else "black"
     departed = set(range(1, count + 1, 2))
     yield "end", view(
         preset, count, phase="game_over", over=True, winner=winner,
@@ -185,9 +200,9 @@ def states(preset: str, count: int, cards: list[str]) -> Iterator[tuple[str, Tab
     )  # fmt: skip
 
 
-def end_cards(preset: str, count: int) -> list[str]:
+def end_cards(key: str, count: int) -> list[str]:
     """Every card the voice names at the end, on the first seats (the rest are civilians)."""
-    host = text_table("ru", settings=settings_for(preset))
+    host = host_for(key)
     named = [role.value for role in host.engine.cards_at_end()]
     return (named * count)[:count] if count < len(named) else named
 
@@ -207,9 +222,9 @@ def servers() -> Iterator[dict[str, WebServer]]:
     """A web server per rule set, with its own labels, that never sends a frame."""
     running = {}
     for preset in PRESETS:
-        host = text_table("ru", settings=settings_for(preset))
+        host = host_for(preset)
         server = WebServer(
-            port=0, code=CODE, labels=web_labels(host), language="ru",
+            port=0, code=CODE, labels=web_labels(host), language=host.settings.language,
             submit=lambda *_: None, host="127.0.0.1",
         )  # fmt: skip
         server.start()
@@ -238,7 +253,7 @@ def test_every_seat_name_mark_and_the_timer_fit_the_screen(
 ) -> None:
     problems: list[str] = []
     for preset in PRESETS:
-        book = text_table("ru", settings=settings_for(preset)).book
+        book = host_for(preset).book
         chromium.get(f"http://127.0.0.1:{servers[preset].port}/")
         resize(chromium, width, height)
         for count in SEAT_COUNTS:
