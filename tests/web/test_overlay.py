@@ -160,3 +160,55 @@ def test_the_overlay_shows_the_board_s_frames_during_a_game(chromium) -> None:  
             assert [tile.text.split("\n")[0] for tile in speaking] == [str(frame["speaker"])]
             assert str(frame["speaker"]) in chromium.find_element(By.ID, "speaker").text
         assert seen_day and seen_night
+
+
+def test_a_city_game_ends_on_the_board_and_the_overlay_with_every_card_the_voice_named(
+    chromium,  # noqa: F811
+) -> None:
+    """The Maniac wins a city game: the voice names the «путана», the Immortal, the Maniac and
+    the rest; the board and the overlay show each of those cards on its seat, and who won."""
+    from selenium.webdriver.common.by import By
+
+    from tests.web.test_face import face_at
+    from voicehost.console.commandline import strip_comment
+
+    lines = (EXAMPLES / "city-maniac-wins.txt").read_text(encoding="utf-8").splitlines()
+    played = [strip_comment(line).strip() for line in lines]
+    face, _ = face_at([line for line in played if line and not line.startswith("preset")], "city")
+    host = face.host
+    state = host.state
+    assert state is not None and host.over
+    named = {
+        int(seat): host.book.screen(f"card_{player.role.value}")
+        for seat, player in state.players.items()
+        if player.role in host.engine.cards_at_end()
+    }
+    voiced = " ".join(host.transcript[-12:])
+    for card in ("маньяк", "путана", "бессмертный", "Дон", "комиссар", "доктор"):
+        assert card in named.values() and card.lower() in voiced.lower(), card
+    server = WebServer(
+        port=0, code="135790", labels=face.labels, language="ru",
+        submit=lambda *_: None, host="127.0.0.1",
+    )  # fmt: skip
+    server.start()
+    try:
+        server.publish(*face.frames())  # the game's last frame, as the face publishes it
+        for page, (width, height) in (("/", (1920, 1080)), ("/overlay", (1280, 720))):
+            chromium.get(f"http://127.0.0.1:{server.port}{page}")
+            resize(chromium, width, height)
+            end = time.monotonic() + 10
+            while not chromium.find_element(By.ID, "banner").text:
+                assert time.monotonic() < end, f"{page}: no winner"
+                time.sleep(0.02)
+            assert chromium.find_element(By.ID, "banner").text == "Победа: маньяк (в одиночку)"
+            shown = chromium.execute_script(
+                "return [...document.querySelectorAll('#seats .seat')].map((t) => ["
+                "  t.querySelector('.n').textContent.replace('✗', ''),"
+                "  t.querySelector('.card') ? t.querySelector('.card').textContent : null])"
+            )
+            cards = {int(seat): card for seat, card in shown if card is not None}
+            assert cards == named, page
+            shot = f"city-maniac-wins{page.replace('/', '-')}.png"
+            chromium.save_screenshot(str(ARTIFACTS / shot))
+    finally:
+        server.stop()
