@@ -212,3 +212,30 @@ def test_a_city_game_ends_on_the_board_and_the_overlay_with_every_card_the_voice
             chromium.save_screenshot(str(ARTIFACTS / shot))
     finally:
         server.stop()
+
+
+def test_the_overlay_is_the_board_s_page_with_the_board_s_script(servers) -> None:  # noqa: F811
+    """No new data path: the overlay runs the board's script on the board's socket, under the
+    same security headers, and needs no pairing (it shows what the board shows)."""
+    import re
+    import urllib.request
+
+    base = f"http://127.0.0.1:{servers['club'].port}"
+    with urllib.request.urlopen(base + "/overlay") as response:
+        page = response.read().decode()
+        policy = response.headers["Content-Security-Policy"]
+    with urllib.request.urlopen(base + "/") as response:
+        board = response.read().decode()
+    scripts = re.findall(r'<script src="([^"]+)"', page)
+    assert (
+        scripts
+        == re.findall(r'<script src="([^"]+)"', board)
+        == [
+            "/static/common.js",
+            "/static/board.js",
+        ]
+    )
+    assert "default-src 'none'" in policy and "connect-src 'self'" in policy
+    with urllib.request.urlopen(base + "/static/board.js") as response:
+        sockets = re.findall(r'live\("([^"]+)"', response.read().decode())
+    assert sockets == ["/ws/board"]

@@ -6,8 +6,7 @@ and what the pages show comes from ``publish`` (the loop's thread calls it with 
 Security on a club's Wi-Fi, where every phone is on the same network:
 
 - the board (``/``, ``/ws/board``) is read-only: it gets the public frame and nothing else, and
-  a message sent on its socket closes it; it can never become a remote; the stream overlay
-  (``/overlay``, for OBS's browser source) is the same board on a transparent page;
+  a message sent on its socket closes it; it can never become a remote;
 - the remote (``/host``) and dealing (``/deal``) need the pairing code, posted once (never in a
   URL the server sees: the QR code carries it after ``#``), compared in constant time, with failed
   attempts limited per address and for the whole server; a paired phone gets a random session
@@ -41,13 +40,8 @@ from voicehost.notices import LOG_ONLY
 log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
-PAGES = {
-    "board": "board.html",
-    "overlay": "overlay.html",
-    "host": "host.html",
-    "deal": "deal.html",
-    "pair": "pair.html",
-}
+PAGES = {"board": "board.html", "host": "host.html", "deal": "deal.html", "pair": "pair.html"}
+PAGES["overlay"] = "overlay.html"  # the stream overlay: the board's frames, a transparent page
 ASSETS = {
     "app.css": "text/css",
     "common.js": "text/javascript",
@@ -371,7 +365,9 @@ class WebServer:
         return self._page("board")
 
     async def _overlay_page(self, request: Any) -> Any:
-        return self._page("overlay")  # the board's frames on a transparent page (OBS)
+        """The stream overlay for OBS's browser source: the board on a transparent page, on the
+        board's socket (the same public frames, read-only)."""
+        return self._page("overlay")
 
     async def _remote_page(self, request: Any) -> Any:
         if not self.paired(request):
