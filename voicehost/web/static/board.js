@@ -13,6 +13,8 @@ const TWO_LINES = 0.75;
 const SMALLEST_PANEL = 0.3;
 
 let shown = null;  // the table on the screen, drawn again when the window changes size
+let drawnSeats = "";  // the seats the tiles show (their frame's JSON)
+let fittedBox = "";  // the size of the seats' space when the tiles were last fitted to it
 
 function drawTimer(node, timer) {
   node.className = "";
@@ -88,14 +90,18 @@ function drawBoard(table) {
   $("speaker").textContent = speech;
   $("speaker").classList.toggle("hidden", !speech);
   drawTimer($("timer"), table.timer);
-  const seats = $("seats");
-  seats.replaceChildren(...(table.seats || []).map((seat) => seatTile(seat, table)));
+  const seatsKey = JSON.stringify([table.seats, table.speaker]);
+  const rebuilt = seatsKey !== drawnSeats;
+  if (rebuilt) {  // the timer changes every second; the tiles are drawn again only when they change
+    $("seats").replaceChildren(...(table.seats || []).map((seat) => seatTile(seat, table)));
+    drawnSeats = seatsKey;
+  }
   drawLists(table);
   const banner = $("banner");
   const ending = table.winner ? "protocol_winner_" + table.winner : table.over ? "protocol_winner_draw" : "";
   banner.classList.toggle("hidden", !ending);
   banner.textContent = ending ? say(ending) : "";
-  fitAll();
+  fitAll(rebuilt);
 }
 
 // The grid's columns and rows that give the biggest tiles in the space the seats have.
@@ -119,26 +125,31 @@ function arrange(seats) {
 
 // A line that does not fit is shrunk (never broken inside a word); a name of several words that
 // would shrink below TWO_LINES goes on two lines, broken at a space, if its tile has the room;
-// below SMALLEST_TEXT it is cut with «…», and its title holds the whole text.
-function fitLine(node) {
-  node.style.fontSize = "";
-  node.classList.remove("two");
-  if (node.scrollWidth <= node.clientWidth) return;
-  const size = parseFloat(getComputedStyle(node).fontSize);
-  const scale = node.clientWidth / node.scrollWidth * 0.98;
-  if (scale < TWO_LINES && /\s/.test(node.textContent.trim()) && fitsOnTwoLines(node, size)) return;
-  node.style.fontSize = (size * Math.max(SMALLEST_TEXT, scale)).toFixed(2) + "px";
-}
-
-function fitsOnTwoLines(node, size) {
-  node.classList.add("two");
-  node.style.fontSize = (size * TWO_LINES).toFixed(2) + "px";
-  const tile = node.parentElement;
-  if (node.scrollWidth <= node.clientWidth && node.scrollHeight <= node.clientHeight + 1 &&
-      tile.scrollHeight <= tile.clientHeight) return true;
-  node.classList.remove("two");
-  node.style.fontSize = "";
-  return false;
+// below SMALLEST_TEXT it is cut with «…», and its title holds the whole text. Every line is
+// measured at once (two layouts for the whole table, not two per seat: a Pi redraws each second).
+function fitLines(nodes) {
+  const px = (size) => size.toFixed(2) + "px";
+  for (const node of nodes) { node.style.fontSize = ""; node.classList.remove("two"); }
+  const wide = [];
+  for (const node of nodes) {
+    if (node.scrollWidth <= node.clientWidth) continue;
+    const size = parseFloat(getComputedStyle(node).fontSize);
+    wide.push({node, size, scale: node.clientWidth / node.scrollWidth * 0.98});
+  }
+  const tried = wide.filter((line) => line.scale < TWO_LINES && /\s/.test(line.node.textContent.trim()));
+  for (const line of tried) {
+    line.node.classList.add("two");
+    line.node.style.fontSize = px(line.size * TWO_LINES);
+  }
+  const failed = tried.filter(({node}) => {
+    const tile = node.parentElement;
+    return node.scrollWidth > node.clientWidth || node.scrollHeight > node.clientHeight + 1 ||
+      tile.scrollHeight > tile.clientHeight;
+  });
+  for (const line of failed) line.node.classList.remove("two");
+  for (const line of wide) {
+    if (!line.node.classList.contains("two")) line.node.style.fontSize = px(line.size * Math.max(SMALLEST_TEXT, line.scale));
+  }
 }
 
 // The panel's text (phase, speaker, timer, lists) shrinks together until all of it shows.
@@ -155,11 +166,14 @@ function fitPanel(panel) {
   }
 }
 
-function fitAll() {
+function fitAll(rebuilt) {
   fitPanel($("panel"));
   const seats = $("seats");
+  const box = seats.clientWidth + "x" + seats.clientHeight;
+  if (!rebuilt && box === fittedBox) return;  // the same tiles in the same space: as they were
+  fittedBox = box;
   arrange(seats);
-  for (const node of seats.querySelectorAll(".fit")) fitLine(node);
+  fitLines([...seats.querySelectorAll(".fit")]);
 }
 
 window.addEventListener("resize", () => { if (shown) drawBoard(shown); });
@@ -168,5 +182,5 @@ live("/ws/board", (frame) => { if (frame.type === "table") drawBoard(frame.table
   (up) => {
     $("status").textContent = up ? "" : say("web_connecting");
     $("status").classList.toggle("hidden", up);
-    if (shown && !shown.night) fitAll();
+    if (shown && !shown.night) fitAll(false);
   });
