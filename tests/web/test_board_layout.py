@@ -74,6 +74,12 @@ for (const e of [page, ...page.querySelectorAll("*")].filter(shown)) {
       e.scrollHeight > e.clientHeight + 1)
     out.push(name(e) + " cut at the bottom: " + e.scrollHeight + " > " + e.clientHeight);
 }
+const panel = document.getElementById("panel").getBoundingClientRect();
+const area = document.getElementById("seats").getBoundingClientRect();
+if (shown(document.getElementById("seats")) && panel.height > 0 &&
+    panel.left < area.right && area.left < panel.right &&
+    panel.top < area.bottom && area.top < panel.bottom)
+  out.push("the panel lies over the seats");
 const tiles = [...document.querySelectorAll("#seats .seat")].filter(shown);
 const boxes = tiles.map((t) => t.getBoundingClientRect());
 for (let i = 0; i < boxes.length; i++) {
