@@ -73,7 +73,7 @@ def fetch_everything(base: str) -> list[tuple[str, int, bytes]]:
         got = []
         async with aiohttp.ClientSession() as session:
             for path in (
-                "/", "/host", "/deal", "/static/app.css", "/static/common.js",
+                "/", "/overlay", "/host", "/deal", "/static/app.css", "/static/common.js",
                 "/static/board.js", "/static/host.js", "/static/deal.js", "/static/pair.js",
                 "/nothing", "/static/../face.py",
             ):  # fmt: skip

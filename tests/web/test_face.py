@@ -250,3 +250,20 @@ def test_a_wrong_pairing_code_in_config_is_named(code: str) -> None:
     host = text_table("ru", settings=settings_for("club", port=0, pairing_code=code))
     with pytest.raises(VoicehostError, match=r"web.pairing_code .*от 4 до 32"):
         start_web(host, lambda: "", bind="127.0.0.1")
+
+
+@pytest.mark.parametrize("preset", ["club", "fiim", "city"])
+def test_the_board_can_name_every_card_the_voice_names_at_the_end(preset: str) -> None:
+    """The board's words for the cards are the rule set's: the city's «путана», «маньяк» and
+    «бессмертный» too, each with its team's colour, and every team's win."""
+    face, _ = face_at([], preset)
+    book = face.host.book
+    ruleset = face.host.engine.ruleset
+    for role in face.host.engine.cards_at_end():
+        assert face.labels[f"card_{role.value}"] == book.screen(f"card_{role.value}")
+        assert face.labels[f"team_{role.value}"] == ruleset.team(role).value
+        winner = f"protocol_winner_{ruleset.team(role).value}"
+        assert face.labels[winner] == book.screen(winner)
+    if preset == "city":
+        assert face.labels["card_maniac"] == "маньяк"
+        assert face.labels["protocol_winner_maniac"] == "Победа: маньяк (в одиночку)"

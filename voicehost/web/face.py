@@ -27,7 +27,7 @@ from voicehost.config import Settings
 from voicehost.game.effects import Private, PrivateKind, PromptKind, Say
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import EndSpeech, EnterSeats, Input
-from voicehost.game.model import Phase, Role, Seat
+from voicehost.game.model import Phase, Role, Seat, Team
 from voicehost.host.actions import Action, command_for
 from voicehost.host.commands import Command, Name, Notice, Source, Submit
 from voicehost.host.loop import Host
@@ -535,7 +535,8 @@ class WebPrivate:
         self.inner.close()
 
 
-#: The screen keys the pages read (their words come from the game's phrase book).
+#: The screen keys the pages read (their words come from the game's phrase book). The cards, the
+#: teams that win and the draw are the rule set's (``card_labels``).
 WEB_LABELS = (
     "day",
     "night",
@@ -548,26 +549,38 @@ WEB_LABELS = (
     "vote_result",
     "time_up",
     "cards",
-    "card_mafia",
-    "card_don",
-    "card_commissar",
-    "card_sheriff",
-    "card_doctor",
-    "card_civilian",
     "all_leave_votes",
     "private_ack",
     "night_refused",
-    "protocol_winner_red",
-    "protocol_winner_black",
+    "protocol_winner_draw",
 )
 
 
 def web_labels(host: Host) -> dict[str, str]:
-    """Every text the pages show, from the book: ``web_*`` keys and those of ``WEB_LABELS``."""
+    """Every text the pages show, from the book: ``web_*`` keys, those of ``WEB_LABELS`` and the
+    rule set's cards and winners (``card_labels``)."""
     book = host.book
     keys = [key for key in book.screen_keys() if key.startswith("web_")] + list(WEB_LABELS)
     labels = {}
     for key in keys:
         names = {p.name: f"{{{p.name}}}" for p in book.placeholders(key, "screen")}
         labels[key] = book.screen(key, names)  # the pages fill in {seat}, {day}...
+    labels.update(card_labels(host))
+    return labels
+
+
+def card_labels(host: Host) -> dict[str, str]:
+    """The rule set's cards as the board names them at the end (``card_<role>``, the book's
+    word), each card's team (``team_<role>``: its colour on the board) and each team's win
+    (``protocol_winner_<team>``)."""
+    book = host.book
+    ruleset = host.engine.ruleset
+    cards = dict.fromkeys([*ruleset.roles, *ruleset.end_cards, Role.CIVILIAN, *host.engine.deck()])
+    labels: dict[str, str] = {}
+    for role in cards:
+        labels[f"card_{role.value}"] = book.screen(f"card_{role.value}")
+        labels[f"team_{role.value}"] = ruleset.team(role).value
+    teams = {ruleset.team(role) for role in cards}
+    for team in (team for team in Team if team in teams):  # in the game's order: same bytes
+        labels[f"protocol_winner_{team.value}"] = book.screen(f"protocol_winner_{team.value}")
     return labels

@@ -43,6 +43,7 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"board": "board.html", "host": "host.html", "deal": "deal.html", "pair": "pair.html"}
+PAGES["overlay"] = "overlay.html"  # the stream overlay: the board's frames, a transparent page
 ASSETS = {
     "app.css": "text/css",
     "common.js": "text/javascript",
@@ -267,6 +268,7 @@ class WebServer:
 
         app = web.Application(middlewares=[self._headers], client_max_size=4096)
         app.router.add_get("/", self._board_page)
+        app.router.add_get("/overlay", self._overlay_page)
         app.router.add_get("/host", self._remote_page)
         app.router.add_get("/deal", self._deal_page)
         app.router.add_post("/pair", self._pair)
@@ -418,6 +420,11 @@ class WebServer:
 
     async def _board_page(self, request: Any) -> Any:
         return self._page("board")
+
+    async def _overlay_page(self, request: Any) -> Any:
+        """The stream overlay for OBS's browser source: the board on a transparent page, on the
+        board's socket (the same public frames, read-only)."""
+        return self._page("overlay")
 
     async def _remote_page(self, request: Any) -> Any:
         if not self.paired(request):
