@@ -22,6 +22,7 @@ from tests.web.webkit import CODE, settings_for
 from voicehost.host.table import SeatView, TableView, TimerView
 from voicehost.testing.table import text_table
 from voicehost.web.face import web_labels
+from voicehost.web.pairing import Pairing
 from voicehost.web.server import WebServer
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "board"
@@ -230,8 +231,8 @@ def servers() -> Iterator[dict[str, WebServer]]:
     for preset in PRESETS:
         host = host_for(preset)
         server = WebServer(
-            port=0, code=CODE, labels=web_labels(host), language=host.settings.language,
-            submit=lambda *_: None, host="127.0.0.1",
+            port=0, pairing=Pairing(club_code=CODE), labels=web_labels(host),
+            language=host.settings.language, submit=lambda *_: None, host="127.0.0.1",
         )  # fmt: skip
         server.start()
         running[preset] = server

@@ -29,6 +29,7 @@ from tests.web.test_board_layout import servers as servers  # noqa: F401 - a fix
 from tests.web.webkit import EXAMPLES, settings_for, web_table
 from voicehost.console.script import ScriptFeed
 from voicehost.host.table import TimerView
+from voicehost.web.pairing import Pairing
 from voicehost.web.server import WebServer
 
 STREAM_SIZES = [(1920, 1080), (1280, 720)]
@@ -187,7 +188,7 @@ def test_a_city_game_ends_on_the_board_and_the_overlay_with_every_card_the_voice
     for card in ("маньяк", "путана", "бессмертный", "Дон", "комиссар", "доктор"):
         assert card in named.values() and card.lower() in voiced.lower(), card
     server = WebServer(
-        port=0, code="135790", labels=face.labels, language="ru",
+        port=0, pairing=Pairing(club_code="135790"), labels=face.labels, language="ru",
         submit=lambda *_: None, host="127.0.0.1",
     )  # fmt: skip
     server.start()
