@@ -52,27 +52,96 @@ def evening_action(settings: Any, book: Any, action: str, *, new: bool = False) 
     from voicehost.club import evening, records
 
     folder = records.data_dir(settings)
+    command = invocation(settings)
     if action == "start":
         lines = []
         before = evening.current(folder)
         games = len(before.get("games", [])) if before is not None else 0
         if before is not None and games and not new and evening.started_today(before):
-            return False, str(book.screen("evening_still_on", {"id": before["id"], "games": games}))
+            still_on = {"id": before["id"], "games": games, "command": command}
+            return False, str(book.screen("evening_still_on", still_on))
         if before is not None:
             lines.append(book.screen("evening_closed_before", {"id": before["id"]}))
         started = evening.start(
             folder, records.table_name(settings), settings.club.season or started_year()
         )
         lines.append(
-            book.screen("evening_started", {"id": started["id"], "table": started["table"]})
+            book.screen(
+                "evening_started",
+                {"id": started["id"], "table": started["table"], "command": command},
+            )
         )
+        elsewhere = _open_elsewhere(settings, book)
+        if elsewhere:
+            lines.append(elsewhere)
         return True, "\n".join(lines)
     current = evening.current(folder)
     if current is None:
-        return False, str(book.screen("evening_none"))
+        return False, _open_elsewhere(settings, book) or str(
+            book.screen("evening_none", {"command": command})
+        )
     if action == "end":
         current = evening.end(folder) or current
     return True, evening_report(current, book, ended=action == "end")
+
+
+def invocation(settings: Any) -> str:
+    """``voicehost`` with the options every command of this table needs (``--config FILE`` when
+    the settings are not voicehost's own config.yaml): the start of each hint's command."""
+    import shlex
+
+    if settings.config_file:
+        return f"voicehost --config {shlex.quote(settings.config_file)}"
+    return "voicehost"
+
+
+def _open_elsewhere(settings: Any, book: Any) -> str:
+    """When ``settings`` keep a club apart (``club.data_dir``) and the club's shared folder has
+    an evening open: that its games do not go there, and what to change; else ""."""
+    from voicehost.club import evening, home, records
+
+    if not home.separate(settings):
+        return ""
+    shared = evening.current(home.shared())
+    if shared is None:
+        return ""
+    params = {
+        "id": shared["id"],
+        "shared": home.shared(),
+        "folder": records.data_dir(settings),
+        "config": settings.config_file or "config.yaml",
+    }
+    return str(book.screen("evening_elsewhere", params))
+
+
+def game_word(settings: Any, book: Any, evening_id: str | None) -> str:
+    """What the screen says as a game starts: the evening it counts in, or why it counts in
+    none (no evening open; one open in the club's shared folder while these settings keep a
+    club apart)."""
+    from voicehost.club import evening, records
+
+    current = evening.current(records.data_dir(settings))
+    if evening_id is not None and current is not None and current.get("id") == evening_id:
+        games = len(current.get("games", []))
+        return str(book.screen("evening_game_counts", {"id": evening_id, "games": games}))
+    elsewhere = _open_elsewhere(settings, book)
+    if elsewhere:
+        return elsewhere
+    if current is not None:  # begun before this evening was started
+        return str(book.screen("evening_game_before", {"id": current["id"]}))
+    return str(book.screen("evening_game_outside", {"command": invocation(settings)}))
+
+
+def script_word(settings: Any, book: Any) -> str:
+    """After a scripted game while an evening is open: that the game is not counted, and why;
+    else ""."""
+    from voicehost.club import evening, records
+
+    current = evening.current(records.data_dir(settings))
+    if current is None:
+        return ""
+    params = {"id": current["id"], "command": invocation(settings)}
+    return str(book.screen("evening_script_not_counted", params))
 
 
 def started_year() -> str:

@@ -267,6 +267,11 @@ def run_script_file(
 
         print()
         print(protocol.to_table(result.protocol, result.host.book))
+        from voicehost.cli.evening import script_word
+
+        not_counted = script_word(settings, result.host.book)
+        if not_counted:
+            print(f"\nℹ {not_counted}")
     if result.errors:
         rejected = result.host.book.screen("script_rejected_count", {"count": len(result.errors)})
         print(f"\n{rejected}", file=sys.stderr)

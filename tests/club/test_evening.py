@@ -1,0 +1,103 @@
+"""One evening whatever the config file: every command finds the club's open evening, every
+hint repeats the options it needs, and a game that will not be counted says so and why."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clubkit import finished_journals
+
+from voicehost.__main__ import main
+from voicehost.club import evening, records
+from voicehost.config import load
+
+
+def config_at(folder: Path, name: str, extra: str = "") -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(f'club:\n  table: "Стол 1"\n{extra}', encoding="utf-8")
+    return path
+
+
+def test_an_evening_started_without_config_is_the_evening_of_every_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    city = config_at(tmp_path / "elsewhere", "city.yaml", "rules:\n  preset: city\n")
+    assert main(["evening", "start"]) == 0  # voicehost's own config.yaml
+    opened = capsys.readouterr().out
+    assert main(["--config", str(city), "evening", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "Вечер не начат" not in out and "· игр: 0" in out, (opened, out)
+    # A game played with the other file goes into that evening and its table.
+    header = records.header_data(load(city))
+    assert header.get("evening") is not None, "the city game would not be counted"
+    finished_journals(tmp_path / "elsewhere", 1, evening=header["evening"])
+    assert main(["--config", str(city), "evening", "status"]) == 0
+    assert "· игр: 1" in capsys.readouterr().out
+    assert main(["evening", "end"]) == 0
+    assert "закрыт · игр: 1" in capsys.readouterr().out
+
+
+def test_every_hint_repeats_the_config_it_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    city = config_at(tmp_path / "elsewhere", "my.yaml")
+    assert main(["--config", str(city), "evening", "status"]) == 0
+    out = capsys.readouterr().out
+    assert f"Вечер не начат: `voicehost --config {city} evening start`." in out, out
+    assert main(["--config", str(city), "evening", "start"]) == 0
+    assert f"voicehost --config {city} evening status" in capsys.readouterr().out
+    finished_journals(tmp_path / "elsewhere", 1, evening=records.header_data(load(city))["evening"])
+    assert main(["--config", str(city), "evening", "start"]) == 1  # tonight's, with a game
+    out = capsys.readouterr().out
+    assert f"voicehost --config {city} evening end" in out
+    assert f"voicehost --config {city} evening start --new" in out
+
+
+def test_a_config_that_keeps_a_club_apart_is_told_where_the_evening_is(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shared = config_at(tmp_path / "a", "config.yaml")
+    apart = config_at(tmp_path / "b", "old.yaml", "  data_dir: club\n")
+    assert main(["--config", str(shared), "evening", "start"]) == 0
+    capsys.readouterr()
+    assert main(["--config", str(apart), "evening", "status"]) == 0
+    out = capsys.readouterr().out
+    assert "открыт в общей папке клуба" in out and "Уберите club.data_dir" in out, out
+    assert str(tmp_path / "b" / "club") in out
+
+
+def test_a_scripted_game_says_it_is_not_counted(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = config_at(tmp_path, "config.yaml")
+    assert main(["--config", str(config), "evening", "start"]) == 0
+    capsys.readouterr()
+    script = ["--config", str(config), "play", "--script", "examples/town-wins.txt"]
+    assert main(script) == 0
+    out = capsys.readouterr().out
+    assert "Игра по сценарию не вошла ни в вечер" in out and "ни в рейтинг" in out
+    current = evening.current(records.data_dir(load(config)))
+    assert current is not None and current["games"] == []
+
+
+def _plain_game(config: Path) -> str:
+    """What the screen shows of a game started at a terminal-less table (and left at once)."""
+    result = subprocess.run(
+        [sys.executable, "-m", "voicehost", "--config", str(config), "play", "--text", "--plain"],
+        capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_game_says_which_evening_it_counts_in_or_why_none(tmp_path: Path) -> None:
+    config = config_at(tmp_path, "config.yaml", f"storage:\n  journal_dir: {tmp_path}/j\n")
+    out = _plain_game(config)
+    assert "Вечер не начат: игра войдёт в рейтинг сезона, но не в таблицу вечера" in out
+    assert f"voicehost --config {config} evening start" in out
+    assert main(["evening", "start"]) == 0
+    assert "Игра войдёт в вечер" in _plain_game(config)
