@@ -3,6 +3,8 @@ hint repeats the options it needs, and a game that will not be counted says so a
 
 from __future__ import annotations
 
+import dataclasses
+import io
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +13,11 @@ import pytest
 from clubkit import finished_journals
 
 from voicehost.__main__ import main
+from voicehost.cli.play import starting_names
 from voicehost.club import evening, records
 from voicehost.config import load
+from voicehost.game.model import Seat
+from voicehost.host.names import NameRefused, at_smaller_table
 
 
 def config_at(folder: Path, name: str, extra: str = "") -> Path:
@@ -101,3 +106,82 @@ def test_a_game_says_which_evening_it_counts_in_or_why_none(tmp_path: Path) -> N
     assert f"voicehost --config {config} evening start" in out
     assert main(["evening", "start"]) == 0
     assert "Игра войдёт в вечер" in _plain_game(config)
+
+
+class Terminal(io.StringIO):
+    """What the host types at the terminal before a game."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def _evening_of_ten(tmp_path: Path) -> tuple[Path, dict[int, str]]:
+    """An open evening whose last game had ten named players; its config and those names."""
+    config = config_at(tmp_path, "config.yaml")
+    assert main(["--config", str(config), "evening", "start"]) == 0
+    settings = load(config)
+    finished_journals(tmp_path, 1, evening=records.header_data(settings)["evening"])
+    records.catch_up(settings)
+    names = evening.carried_names(records.data_dir(settings))
+    assert len(names) == 10
+    return config, {int(seat): name for seat, name in names.items()}
+
+
+def _at_eight(config: Path) -> object:
+    return dataclasses.replace(load(config), players=8)
+
+
+def test_a_smaller_table_asks_who_is_not_there_and_drops_nobody_unasked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, last = _evening_of_ten(tmp_path)
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdin", Terminal("11\n3 7\n"))
+    names = starting_names(_at_eight(config), None)  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert "За этим столом мест: 8" in out and "Кого нет в этой игре?" in out
+    assert "«11»: такого места нет" in out  # a wrong number is named, and asked again
+    # 3 and 7 went home; the players of seats 9 and 10 took their chairs; nobody else moved.
+    assert names == {
+        **{seat: last[seat] for seat in (1, 2, 4, 5, 6, 8)},
+        3: last[9],
+        7: last[10],
+    }
+    assert f"3 {last[9]}" in out and f"7 {last[10]}" in out
+
+
+def test_a_smaller_table_asks_again_when_too_few_are_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, last = _evening_of_ten(tmp_path)
+    monkeypatch.setattr(sys, "stdin", Terminal("10\n\n"))
+    assert starting_names(_at_eight(config), None) == {}  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert "назовите ещё хотя бы 1" in out and "Игра начинается без имён прошлой игры" in out
+
+
+def test_without_a_terminal_a_smaller_table_starts_without_names_and_says_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, _ = _evening_of_ten(tmp_path)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert starting_names(_at_eight(config), None) == {}  # type: ignore[arg-type]
+    out = capsys.readouterr().out
+    assert "нет терминала" in out and "play --roster" in out
+
+
+@pytest.mark.parametrize(
+    ("players", "away", "seated"),
+    [
+        (8, [3, 7], {1: "a", 2: "b", 3: "i", 4: "d", 5: "e", 6: "f", 7: "j", 8: "h"}),
+        (8, [9, 10], {1: "a", 2: "b", 3: "c", 4: "d", 5: "e", 6: "f", 7: "g", 8: "h"}),
+        (8, [1, 2, 3], {1: "i", 2: "j", 4: "d", 5: "e", 6: "f", 7: "g", 8: "h"}),
+    ],
+)
+def test_who_stays_keeps_a_seat_and_the_rest_take_the_free_ones(
+    players: int, away: list[int], seated: dict[int, str]
+) -> None:
+    ten = {Seat(seat): name for seat, name in zip(range(1, 11), "abcdefghij", strict=True)}
+    assert at_smaller_table(ten, players, away) == seated
+    with pytest.raises(NameRefused):
+        at_smaller_table(ten, players, [1])

@@ -166,3 +166,67 @@ def evening_report(current: dict[str, Any], book: Any, *, ended: bool = False) -
     elif games:
         lines.append(book.screen("evening_no_names"))
     return "\n".join(lines)
+
+
+def carried_to(
+    settings: Any, book: Any, players: int, stdin: Any, out: Any = None
+) -> dict[Any, str]:
+    """The names the open evening's last game carries to a new game at a table of ``players``.
+    When that game had seats this table has not, the host is asked at the terminal who is not
+    here (nobody is dropped unasked); without a terminal the game starts without them and the
+    screen says why and how to give names."""
+    import sys
+
+    from voicehost.club import evening, records
+    from voicehost.host.names import NameRefused, at_smaller_table, beyond, from_record
+
+    out = out or sys.stdout
+    last = from_record(evening.carried_names(records.data_dir(settings)), MAX_SEATS)
+    if not beyond(last, players):
+        return dict(last)
+    listed = ", ".join(f"{seat} {name}" for seat, name in sorted(last.items()))
+    more = max(1, len(last) - players)
+    params = {"count": len(last), "names": listed, "players": players, "more": more}
+    print(book.screen("roster_smaller", params), file=out)
+    if not stdin.isatty():
+        print(book.screen("roster_smaller_no_terminal", params), file=out)
+        return {}
+    while True:
+        print(book.screen("roster_smaller_question", params), end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line.strip():  # Enter, or the terminal closed: no one is guessed at
+            print(book.screen("roster_smaller_none"), file=out)
+            return {}
+        away, wrong = _seats_in(line, last)
+        problem = None
+        if wrong is not None:
+            seats = " ".join(str(seat) for seat in sorted(last))
+            problem = book.screen("roster_smaller_not_listed", {"word": wrong, "seats": seats})
+        else:
+            try:
+                seated = at_smaller_table(last, players, away)
+            except NameRefused as refused:
+                problem = refused.in_words(book)
+            else:
+                shown = ", ".join(f"{seat} {name}" for seat, name in seated.items())
+                print(book.screen("roster_smaller_seated", {"names": shown or "—"}), file=out)
+                return dict(seated)
+        print(f"✗ {problem}", file=out)
+
+
+#: The most seats a table of any rule set has (names read back from an evening's last game).
+MAX_SEATS = 99
+
+
+def _seats_in(line: str, last: Any) -> tuple[list[int], str | None]:
+    """The seats a host typed as not here (numbers of the last game's named seats), or the
+    first word that is none of them."""
+    from voicehost.host.actions import number_of
+
+    seats: list[int] = []
+    for word in line.replace(",", " ").split():
+        seat = number_of(word)
+        if seat is None or seat not in last:
+            return [], word
+        seats.append(seat)
+    return seats, None
