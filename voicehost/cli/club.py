@@ -54,7 +54,7 @@ def run_standings(args: argparse.Namespace) -> int:
     try:
         rows = database.standings(args.season)
         games = database.count_games(args.season)
-        player = _player(rows, args.player)
+        player = _player(rows, args.player, database.person_name)
         series = database.series(player, args.season) if player and args.chart else []
     finally:
         database.close()
@@ -79,14 +79,12 @@ def run_standings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _player(rows: list[Any], asked: str | None) -> str | None:
-    """The player the chart follows, as the club's records spell the name (the leader when
-    none is asked for)."""
-    from voicehost.host.names import key
-
+def _player(rows: list[Any], asked: str | None, shown: Any) -> str | None:
+    """The player the chart follows, under the name the club shows them by (asked by any name
+    they played under; the leader when none is asked for)."""
     if asked is None:
         return rows[0].name if rows else None
-    return next((row.name for row in rows if key(row.name) == key(asked)), asked)
+    return str(shown(asked) or asked)
 
 
 def _write(path: Path, text: str) -> None:

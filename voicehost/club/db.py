@@ -25,7 +25,7 @@ log = logging.getLogger(__name__)
 #: How often a migration that lost a race with another table's is looked at again.
 MIGRATE_ATTEMPTS = 5
 #: The newest migration; a database at it needs no Alembic run (Alembic loads in ~0.2 s).
-HEAD = "0001"
+HEAD = "0002"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -64,6 +64,7 @@ class Standing:
     points: float
     best_player: int
     by_role: dict[str, tuple[int, int]]  # role -> (games, wins)
+    person: int | None = None  # the club's id of the person (a rename keeps it)
 
     @property
     def win_rate(self) -> float:
@@ -144,7 +145,7 @@ class ClubDatabase:
                 return None
         return str(row[0]) if row else None
 
-    def _upgrade(self) -> None:
+    def _upgrade(self, target: str = "head") -> None:
         from alembic import command
         from alembic.config import Config
         from sqlalchemy import text
@@ -158,7 +159,7 @@ class ClubDatabase:
             if not self.is_sqlite:  # two tables starting at once: one migrates, one waits
                 connection.execute(text("SELECT pg_advisory_xact_lock(70250001)"))
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, target)
 
     def _unreachable(self, exc: Exception) -> ClubDatabaseError:
         """The database cannot be used: said in the game's language (club_database_unreachable),
@@ -199,7 +200,6 @@ class ClubDatabase:
         return sqlite.insert(table) if self.is_sqlite else postgresql.insert(table)
 
     def _record(self, connection: Any, facts: GameFacts) -> bool:
-        from sqlalchemy import select
 
         from voicehost.club import schema
 
@@ -223,15 +223,9 @@ class ClubDatabase:
             connection.execute(evening.on_conflict_do_nothing(index_elements=["id"]))
         player_ids: dict[int, int] = {}
         for seat in facts["seats"]:
-            if not seat["name"]:
-                continue
-            person = name_key(seat["name"])
-            insert = self._insert(schema.players).values(key=person, name=seat["name"])
-            connection.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
-            found = connection.execute(
-                select(schema.players.c.id).where(schema.players.c.key == person)
-            ).scalar_one()
-            player_ids[seat["seat"]] = int(found)
+            if seat["name"]:
+                aliases = [alias for alias in seat.get("aliases") or [] if alias]
+                player_ids[seat["seat"]] = self._person(connection, seat["name"], aliases)
         connection.execute(
             schema.game_seats.insert(),
             [
@@ -252,6 +246,57 @@ class ClubDatabase:
                 [{"game_id": facts["id"], **vote} for vote in facts["votes"]],
             )
         return True
+
+    def _person(self, connection: Any, name: str, aliases: list[str]) -> int:
+        """The person a seat's name is: the one known by that name; else, for a player renamed
+        during the game, the one known by an earlier name (the latest first), shown under the
+        new name from now on; else a new person. Every name given is kept as theirs. A rename
+        never joins two people the club already knows apart."""
+        from sqlalchemy import select, update
+
+        from voicehost.club import schema
+
+        names, players = schema.player_names, schema.players
+
+        def owner(key: str) -> int | None:
+            query = select(names.c.player_id).where(names.c.key == key)
+            found = connection.execute(query).scalar()
+            return None if found is None else int(found)
+
+        key = name_key(name)
+        person = owner(key)
+        if person is None:
+            for alias in reversed(aliases):
+                person = owner(name_key(alias))
+                if person is not None:
+                    rename = update(players).where(players.c.id == person)
+                    connection.execute(rename.values(key=key, name=name))
+                    break
+        if person is None:
+            insert = self._insert(players).values(key=key, name=name)
+            connection.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
+            query = select(players.c.id).where(players.c.key == key)
+            person = int(connection.execute(query).scalar_one())
+        for written in (name, *aliases):
+            kept = self._insert(names).values(key=name_key(written), player_id=person, name=written)
+            connection.execute(kept.on_conflict_do_nothing(index_elements=["key"]))
+        return owner(key) or person
+
+    def person_name(self, name: str) -> str | None:
+        """The name a person is shown under, found by any name they were written under."""
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        names, players = schema.player_names, schema.players
+        query = (
+            select(players.c.name)
+            .select_from(names.join(players, names.c.player_id == players.c.id))
+            .where(names.c.key == name_key(name))
+        )
+        with self.engine.connect() as connection:
+            found = connection.execute(query).scalar()
+        return None if found is None else str(found)
 
     # ---------------------------------------------------------------- reading
 
@@ -285,7 +330,8 @@ class ClubDatabase:
             return sorted(str(row[0]) for row in rows)
 
     def standings(self, season: str | None = None) -> list[Standing]:
-        """Every named player's season: points, games, wins, best-player marks, by role."""
+        """Every person's season (by the club's id: a player renamed is one), under the name
+        they are shown by: points, games, wins, best-player marks, by role."""
         from sqlalchemy import case, func, select
 
         from voicehost.club import schema
@@ -318,27 +364,29 @@ class ClubDatabase:
             Standing(
                 name=line["name"], games=line["games"], wins=line["wins"],
                 points=round(line["points"], 4), best_player=line["best"], by_role=line["by"],
+                person=pid,
             )
-            for line in totals.values()
+            for pid, line in totals.items()
         ]  # fmt: skip
         rows.sort(key=lambda row: (-row.points, -row.wins, row.games, row.name.casefold()))
         return rows
 
     def series(self, name: str, season: str | None = None) -> list[tuple[str, float]]:
-        """A player's games of the season in order: (finished, points of that game)."""
+        """A person's games of the season in order, found by any of their names: (finished,
+        points of that game)."""
         from sqlalchemy import select
 
         from voicehost.club import schema
 
-        seats, games, players = schema.game_seats, schema.games, schema.players
+        seats, games, names = schema.game_seats, schema.games, schema.player_names
         query = (
             select(games.c.finished, seats.c.points)
             .select_from(
                 seats.join(games, seats.c.game_id == games.c.id).join(
-                    players, seats.c.player_id == players.c.id
+                    names, seats.c.player_id == names.c.player_id
                 )
             )
-            .where(players.c.key == name_key(name))
+            .where(names.c.key == name_key(name))
             .order_by(games.c.finished, games.c.id)
         )
         if season:
