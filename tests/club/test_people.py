@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from clubkit import EXAMPLES, club_settings
 
+from voicehost.__main__ import main
 from voicehost.club import db, evening, records
 from voicehost.config import Settings
 from voicehost.console.script import ScriptFeed
@@ -104,4 +106,40 @@ def test_a_season_kept_before_names_were_people_keeps_its_players(
     assert [(row.name, row.games, row.person) for row in rows if "Глеб" in row.name] == [
         ("Глеб Петров", 1, 1)
     ]
+    records.forget(settings)
+
+
+def test_a_rename_is_an_edit_and_two_names_of_one_person_can_be_joined(
+    tmp_path: Path, backend: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    settings = club_settings(tmp_path, backend)
+    config = tmp_path / "config.yaml"
+    config.write_text(
+        f'club:\n  database: "{backend}"\n  table: "стол 1"\n'
+        "storage:\n  journal_dir: journals\n  protocol_dir: protocols\n",
+        encoding="utf-8",
+    )
+    play(settings, tmp_path, "one", {4: "Глеб", 5: "Вера"})
+    play(settings, tmp_path, "two", {6: "Глеб П.", 5: "Вера"})  # split by an earlier version
+    play(settings, tmp_path, "three", {4: "Глеб", 6: "Глеб П."})  # two people at one table
+    run = ["--config", str(config), "club", "rename"]
+    assert main([*run, "Глеб П.", "Глеб Петров"]) == 0
+    assert "«Глеб П.» теперь «Глеб Петров»: игр — 2" in capsys.readouterr().out
+    assert standings_of(settings)["Глеб Петров"] == 2
+    assert main([*run, "Глеб", "глеб петров"]) == 1  # another person: not joined unasked
+    out = capsys.readouterr().out
+    assert "другой игрок клуба (игр: 2)" in out and f"--config {config}" in out
+    assert "club rename 'Глеб' 'глеб петров' --merge" in out
+    assert main([*run, "Глеб", "Глеб Петров", "--merge"]) == 1  # they sat in game three
+    assert "играли в одной игре" in capsys.readouterr().out
+    assert main([*run, "Вера", "Вера Ким"]) == 0 and main([*run, "Ира", "Вера"]) == 1
+    assert "«Ира» в клубе не играл" in capsys.readouterr().out
+    assert standings_of(settings) == {"Глеб": 2, "Глеб Петров": 2, "Вера Ким": 2}
+    play(settings, tmp_path, "four", {1: "Дима"})
+    play(settings, tmp_path, "five", {1: "Дмитрий"})
+    assert main([*run, "Дима", "Дмитрий", "--merge"]) == 0
+    assert "игр — 2; другие имена игрока: Дима" in capsys.readouterr().out
+    assert standings_of(settings)["Дмитрий"] == 2 and "Дима" not in standings_of(settings)
+    play(settings, tmp_path, "six", {1: "дима"})  # the old name is his
+    assert standings_of(settings)["Дмитрий"] == 3
     records.forget(settings)

@@ -25,6 +25,11 @@ def register(subparsers: Any) -> None:
     importing.set_defaults(func=run_import)
     sync = actions.add_parser("sync", help=text("club.sync"))
     sync.set_defaults(func=run_sync)
+    rename = actions.add_parser("rename", help=text("club.rename"))
+    rename.add_argument("old", help=text("club.rename_old"))
+    rename.add_argument("new", help=text("club.rename_new"))
+    rename.add_argument("--merge", action="store_true", help=text("club.rename_merge"))
+    rename.set_defaults(func=run_rename)
 
 
 def _book(settings: Any) -> Any:
@@ -146,4 +151,39 @@ def run_sync(args: argparse.Namespace) -> int:
             book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
         )
         return 1
+    return 0
+
+
+def run_rename(args: argparse.Namespace) -> int:
+    """A person of the club shown under another name from now on (the old one kept as theirs);
+    with ``--merge``, two people of the club made one."""
+    from shlex import quote
+
+    from voicehost.cli.evening import invocation
+    from voicehost.club import records
+    from voicehost.club.db import RenameRefused
+    from voicehost.config import load
+    from voicehost.host.names import clean
+
+    settings = load(args.config)
+    book = _book(settings)
+    old, new = clean(args.old), clean(args.new)
+    if not old or not new:
+        print(book.screen("club_rename_empty"))
+        return 1
+    records.catch_up(settings)
+    records.send_outbox(settings)  # the games waiting are renamed with the rest
+    database = records.connect(settings)
+    try:
+        renamed = database.rename(old, new, merge=args.merge)
+    except RenameRefused as refused:
+        if refused.code == "other":
+            command = f"{invocation(settings)} club rename {quote(old)} {quote(new)} --merge"
+        else:
+            command = f"{invocation(settings)} club standings"
+        print(book.screen(f"club_rename_{refused.code}", {**refused.params, "command": command}))
+        return 1
+    aliases = ", ".join(renamed.aliases) or "—"
+    params = {"old": old, "name": renamed.name, "games": renamed.games, "aliases": aliases}
+    print(book.screen("club_renamed", params))
     return 0

@@ -33,6 +33,25 @@ class ClubDatabaseError(VoicehostError):
     """The club database cannot be reached or used; the text says which and what to do."""
 
 
+class RenameRefused(ClubDatabaseError):
+    """A rename the club's records cannot take: ``code`` is the phrase book's ``club_rename_``
+    sentence, ``params`` its values."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"rename refused: {code} {params}", phrase=f"club_rename_{code}", **params)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A person after a rename: the name shown, their games, the other names they played under."""
+
+    name: str
+    games: int
+    aliases: list[str]
+
+
 def url_for(database: str, data_dir: Path) -> str:
     """The SQLAlchemy address of ``club.database`` ("" = SQLite in the data folder). A
     PostgreSQL address goes through pg8000, a driver in pure Python (nothing to compile on a
@@ -281,6 +300,58 @@ class ClubDatabase:
             kept = self._insert(names).values(key=name_key(written), player_id=person, name=written)
             connection.execute(kept.on_conflict_do_nothing(index_elements=["key"]))
         return owner(key) or person
+
+    def rename(self, old: str, new: str, *, merge: bool = False) -> Renamed:
+        """The person known as ``old`` is shown as ``new`` from now on, ``old`` kept as theirs.
+        When ``new`` is another person's name, ``merge`` makes the two one (their games joined),
+        unless they sat in one game. Raises ClubDatabaseError (``code`` says which refusal)."""
+        from sqlalchemy import delete, func, select, update
+
+        from voicehost.club import schema
+
+        names, players, seats = schema.player_names, schema.players, schema.game_seats
+        with self.engine.begin() as connection:
+
+            def owner(name: str) -> int | None:
+                query = select(names.c.player_id).where(names.c.key == name_key(name))
+                found = connection.execute(query).scalar()
+                return None if found is None else int(found)
+
+            def games_of(person: int) -> int:
+                query = select(func.count()).select_from(seats).where(seats.c.player_id == person)
+                return int(connection.execute(query).scalar_one())
+
+            person, other = owner(old), owner(new)
+            if person is None:
+                raise RenameRefused("unknown", name=old)
+            if other is not None and other != person:
+                if not merge:
+                    raise RenameRefused("other", name=new, games=games_of(other))
+                theirs = seats.alias("theirs")
+                shared = (
+                    select(func.count())
+                    .select_from(seats.join(theirs, seats.c.game_id == theirs.c.game_id))
+                    .where(seats.c.player_id == person, theirs.c.player_id == other)
+                )
+                if connection.execute(shared).scalar_one():
+                    raise RenameRefused("same_game", name=old, other=new)
+                connection.execute(
+                    update(seats).where(seats.c.player_id == other).values(player_id=person)
+                )
+                connection.execute(
+                    update(names).where(names.c.player_id == other).values(player_id=person)
+                )
+                connection.execute(delete(players).where(players.c.id == other))
+            kept = self._insert(names).values(key=name_key(new), player_id=person, name=new)
+            connection.execute(kept.on_conflict_do_nothing(index_elements=["key"]))
+            connection.execute(
+                update(players).where(players.c.id == person).values(key=name_key(new), name=new)
+            )
+            query = select(names.c.name).where(names.c.player_id == person).order_by(names.c.name)
+            known = [str(row[0]) for row in connection.execute(query)]
+            return Renamed(
+                new, games_of(person), [n for n in known if name_key(n) != name_key(new)]
+            )
 
     def person_name(self, name: str) -> str | None:
         """The name a person is shown under, found by any name they were written under."""
