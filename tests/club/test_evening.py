@@ -185,3 +185,16 @@ def test_who_stays_keeps_a_seat_and_the_rest_take_the_free_ones(
     assert at_smaller_table(ten, players, away) == seated
     with pytest.raises(NameRefused):
         at_smaller_table(ten, players, [1])
+
+
+def test_a_server_away_names_the_sync_command_with_its_config(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    away = 'club:\n  database: "postgresql://club:secret@127.0.0.1:9/mafia"\n'
+    config = config_at(tmp_path, "my.yaml", "  sync_timeout_seconds: 1\n")
+    config.write_text(config.read_text(encoding="utf-8").replace("club:\n", away), "utf-8")
+    finished_journals(tmp_path, 1)
+    assert main(["--config", str(config), "club", "sync"]) == 1
+    out = capsys.readouterr().out
+    assert "В исходящих ждут игр: 1" in out and "secret" not in out
+    assert f"отправить: `voicehost --config {config} club sync`" in out, out

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from voicehost.cli.evening import invocation
+
 
 def register(subparsers: Any) -> None:
     from voicehost.cli.texts import text
@@ -53,7 +55,10 @@ def run_standings(args: argparse.Namespace) -> int:
     sent = records.send_outbox(settings)
     if sent.waiting:
         print(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
     database = records.connect(settings)
     try:
@@ -125,7 +130,11 @@ def run_import(args: argparse.Namespace) -> int:
         print(
             book.screen(
                 "club_outbox_waiting",
-                {"count": result.sent.waiting, "reason": why(book, result.sent)},
+                {
+                    "count": result.sent.waiting,
+                    "reason": why(book, result.sent),
+                    "command": invocation(settings),
+                },
             )
         )
     return 0
@@ -148,7 +157,10 @@ def run_sync(args: argparse.Namespace) -> int:
     )
     if sent.waiting:
         print(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
         return 1
     return 0
@@ -159,7 +171,6 @@ def run_rename(args: argparse.Namespace) -> int:
     with ``--merge``, two people of the club made one."""
     from shlex import quote
 
-    from voicehost.cli.evening import invocation
     from voicehost.club import records
     from voicehost.club.db import RenameRefused
     from voicehost.config import load

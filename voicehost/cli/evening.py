@@ -36,7 +36,12 @@ def run(args: argparse.Namespace) -> int:
         if sent.waiting:
             print(
                 book.screen(
-                    "club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)}
+                    "club_outbox_waiting",
+                    {
+                        "count": sent.waiting,
+                        "reason": why(book, sent),
+                        "command": invocation(settings),
+                    },
                 )
             )
     return 0

@@ -368,7 +368,10 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     sent = recorded.sent
     if sent is not None and sent.waiting:
         shown.append(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
     current = evening.current(records.data_dir(settings))
     if current is not None:
