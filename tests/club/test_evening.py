@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -198,3 +199,18 @@ def test_a_server_away_names_the_sync_command_with_its_config(
     out = capsys.readouterr().out
     assert "В исходящих ждут игр: 1" in out and "secret" not in out
     assert f"отправить: `voicehost --config {config} club sync`" in out, out
+
+
+def test_a_smaller_table_with_room_for_everyone_seats_them_without_asking(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config, last = _evening_of_ten(tmp_path)
+    folder = records.data_dir(load(config))
+    data = evening.current(folder)
+    assert data is not None
+    data["names"] = {seat: name for seat, name in data["names"].items() if seat != "3"}
+    evening.path_in(folder).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # nobody to ask, nobody needs asking
+    names = starting_names(dataclasses.replace(load(config), players=9), None)
+    assert names == {**{s: last[s] for s in (1, 2, 4, 5, 6, 7, 8, 9)}, 3: last[10]}
+    assert f"3 {last[10]}" in capsys.readouterr().out

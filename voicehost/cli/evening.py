@@ -190,9 +190,11 @@ def carried_to(
     if not beyond(last, players):
         return dict(last)
     listed = ", ".join(f"{seat} {name}" for seat, name in sorted(last.items()))
-    more = max(1, len(last) - players)
+    more = len(last) - players
     params = {"count": len(last), "names": listed, "players": players, "more": more}
     print(book.screen("roster_smaller", params), file=out)
+    if more <= 0:  # everyone has a seat: the free ones take the players of the seats gone
+        return _seated(book, at_smaller_table(last, players, []), out)
     if not stdin.isatty():
         print(book.screen("roster_smaller_no_terminal", params), file=out)
         return {}
@@ -213,10 +215,15 @@ def carried_to(
             except NameRefused as refused:
                 problem = refused.in_words(book)
             else:
-                shown = ", ".join(f"{seat} {name}" for seat, name in seated.items())
-                print(book.screen("roster_smaller_seated", {"names": shown or "—"}), file=out)
-                return dict(seated)
+                return _seated(book, seated, out)
         print(f"✗ {problem}", file=out)
+
+
+def _seated(book: Any, seated: dict[Any, str], out: Any) -> dict[Any, str]:
+    """The new game's seating, shown before it starts."""
+    shown = ", ".join(f"{seat} {name}" for seat, name in seated.items())
+    print(book.screen("roster_smaller_seated", {"names": shown or "—"}), file=out)
+    return dict(seated)
 
 
 #: The most seats a table of any rule set has (names read back from an evening's last game).
