@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voicehost.club.facts import GameFacts
+from voicehost.club.facts import GameFacts, SeatFacts
 from voicehost.errors import VoicehostError
 from voicehost.host.names import key as name_key
 from voicehost.notices import LOG_ONLY
@@ -240,11 +240,7 @@ class ClubDatabase:
                 started=facts["started"],
             )  # fmt: skip
             connection.execute(evening.on_conflict_do_nothing(index_elements=["id"]))
-        player_ids: dict[int, int] = {}
-        for seat in facts["seats"]:
-            if seat["name"]:
-                aliases = [alias for alias in seat.get("aliases") or [] if alias]
-                player_ids[seat["seat"]] = self._person(connection, seat["name"], aliases)
+        player_ids = self._people(connection, facts["seats"])
         connection.execute(
             schema.game_seats.insert(),
             [
@@ -266,40 +262,63 @@ class ClubDatabase:
             )
         return True
 
-    def _person(self, connection: Any, name: str, aliases: list[str]) -> int:
-        """The person a seat's name is: the one known by that name; else, for a player renamed
-        during the game, the one known by an earlier name (the latest first), shown under the
-        new name from now on; else a new person. Every name given is kept as theirs. A rename
-        never joins two people the club already knows apart."""
-        from sqlalchemy import select, update
+    def _people(self, connection: Any, seats: list[SeatFacts]) -> dict[int, int]:
+        """The person of each named seat (seat -> the club's id): the one known by the seat's
+        name; else, for a player renamed during the game, the one known by an earlier name (the
+        latest first), shown under the new name from now on; else a new person. Every name
+        given is kept as theirs; a rename never joins two people the club already knows apart.
+        A few statements a game, whatever its size (a game's end pays for each)."""
+        from sqlalchemy import bindparam, select, update
 
         from voicehost.club import schema
 
         names, players = schema.player_names, schema.players
+        named = [
+            (seat["seat"], seat["name"], [alias for alias in seat.get("aliases") or [] if alias])
+            for seat in seats
+            if seat["name"]
+        ]
+        if not named:
+            return {}
 
-        def owner(key: str) -> int | None:
-            query = select(names.c.player_id).where(names.c.key == key)
-            found = connection.execute(query).scalar()
-            return None if found is None else int(found)
+        def owners(keys: set[str]) -> dict[str, int]:
+            query = select(names.c.key, names.c.player_id).where(names.c.key.in_(sorted(keys)))
+            return {str(key): int(pid) for key, pid in connection.execute(query)}
 
-        key = name_key(name)
-        person = owner(key)
-        if person is None:
-            for alias in reversed(aliases):
-                person = owner(name_key(alias))
-                if person is not None:
-                    rename = update(players).where(players.c.id == person)
-                    connection.execute(rename.values(key=key, name=name))
-                    break
-        if person is None:
-            insert = self._insert(players).values(key=key, name=name)
-            connection.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
-            query = select(players.c.id).where(players.c.key == key)
-            person = int(connection.execute(query).scalar_one())
-        for written in (name, *aliases):
-            kept = self._insert(names).values(key=name_key(written), player_id=person, name=written)
-            connection.execute(kept.on_conflict_do_nothing(index_elements=["key"]))
-        return owner(key) or person
+        every = {name_key(text) for _, name, aliases in named for text in (name, *aliases)}
+        known = owners(every)
+        renamed: list[dict[str, Any]] = []
+        new: list[dict[str, Any]] = []
+        for _, name, aliases in named:
+            if name_key(name) in known:
+                continue
+            earlier = (known.get(name_key(alias)) for alias in reversed(aliases))
+            person = next((found for found in earlier if found is not None), None)
+            if person is None:
+                new.append({"key": name_key(name), "name": name})
+            else:
+                known[name_key(name)] = person
+                renamed.append({"person": person, "new_key": name_key(name), "new_name": name})
+        if renamed:
+            rename = update(players).where(players.c.id == bindparam("person"))
+            connection.execute(
+                rename.values(key=bindparam("new_key"), name=bindparam("new_name")), renamed
+            )
+        if new:
+            connection.execute(self._insert(players).on_conflict_do_nothing(), new)
+            query = select(players.c.key, players.c.id).where(
+                players.c.key.in_([row["key"] for row in new])
+            )
+            known.update({str(key): int(pid) for key, pid in connection.execute(query)})
+        kept: dict[str, dict[str, Any]] = {}
+        for _, name, aliases in named:
+            person = known[name_key(name)]
+            for text in (name, *aliases):
+                kept.setdefault(name_key(text), {"key": name_key(text), "player_id": person,
+                                                 "name": text})  # fmt: skip
+        connection.execute(self._insert(names).on_conflict_do_nothing(), list(kept.values()))
+        final = owners({name_key(name) for _, name, _ in named})  # another table's, in a race
+        return {seat: final[name_key(name)] for seat, name, _ in named}
 
     def rename(self, old: str, new: str, *, merge: bool = False) -> Renamed:
         """The person known as ``old`` is shown as ``new`` from now on, ``old`` kept as theirs.
