@@ -143,3 +143,25 @@ def test_a_rename_is_an_edit_and_two_names_of_one_person_can_be_joined(
     play(settings, tmp_path, "six", {1: "дима"})  # the old name is his
     assert standings_of(settings)["Дмитрий"] == 3
     records.forget(settings)
+
+
+def test_two_new_names_swapped_by_day_stay_two_people(tmp_path: Path, backend: str) -> None:
+    settings = club_settings(tmp_path, backend)
+    evening.start(records.data_dir(settings), "стол 1", "2026")
+    swap = ["имя 5", "имя 6 Анна", "имя 5 Вера"]  # Вера and Анна were typed at each other's seat
+    play(settings, tmp_path, "one", {5: "Анна", 6: "Вера"}, at="# ---- Day 1", typed=swap)
+    play(settings, tmp_path, "two", {5: "Вера"})
+    assert standings_of(settings) == {"Анна": 1, "Вера": 2}
+    tonight = evening.current(records.data_dir(settings))
+    assert tonight is not None
+    assert {line.name: line.games for line in evening.table_of(tonight)} == {"Анна": 1, "Вера": 2}
+    records.forget(settings)
+
+
+def test_a_known_name_swapped_with_a_new_one_stays_its_own(tmp_path: Path, backend: str) -> None:
+    settings = club_settings(tmp_path, backend)
+    play(settings, tmp_path, "one", {5: "Вера"})
+    swap = ["имя 5", "имя 6 Анна", "имя 5 Вера"]
+    play(settings, tmp_path, "two", {5: "Анна", 6: "Вера"}, at="# ---- Day 1", typed=swap)
+    assert standings_of(settings) == {"Анна": 1, "Вера": 2}
+    records.forget(settings)

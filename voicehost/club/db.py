@@ -273,10 +273,13 @@ class ClubDatabase:
         from voicehost.club import schema
 
         names, players = schema.player_names, schema.players
+        given = [(seat["seat"], seat["name"], seat.get("aliases") or []) for seat in seats]
+        # An earlier name that is another seat's in this game is no rename: two names swapped.
+        finals = {name_key(name) for _, name, _ in given if name}
         named = [
-            (seat["seat"], seat["name"], [alias for alias in seat.get("aliases") or [] if alias])
-            for seat in seats
-            if seat["name"]
+            (seat, name, [alias for alias in aliases if alias and name_key(alias) not in finals])
+            for seat, name, aliases in given
+            if name
         ]
         if not named:
             return {}
@@ -287,6 +290,7 @@ class ClubDatabase:
 
         every = {name_key(text) for _, name, aliases in named for text in (name, *aliases)}
         known = owners(every)
+        already = set(known)
         renamed: list[dict[str, Any]] = []
         new: list[dict[str, Any]] = []
         for _, name, aliases in named:
@@ -313,6 +317,8 @@ class ClubDatabase:
         kept: dict[str, dict[str, Any]] = {}
         for _, name, aliases in named:
             person = known[name_key(name)]
+            if name_key(name) in already:  # a known person: an earlier name is not theirs
+                aliases = []
             for text in (name, *aliases):
                 kept.setdefault(name_key(text), {"key": name_key(text), "player_id": person,
                                                  "name": text})  # fmt: skip
