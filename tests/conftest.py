@@ -19,9 +19,7 @@ import pytest
 def _club_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The club's shared folder (``club.data_dir: ""``) of this test and of the programs it
     runs: ``tmp_path/club``."""
-    from voicehost.club import home
-
-    monkeypatch.setenv(home.HOME_ENVIRONMENT, str(tmp_path / "club"))
+    monkeypatch.setenv("VOICEHOST_CLUB_HOME", str(tmp_path / "club"))  # club.home
     return tmp_path / "club"
 
 

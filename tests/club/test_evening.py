@@ -18,7 +18,6 @@ from voicehost.cli.play import starting_names
 from voicehost.club import evening, records
 from voicehost.config import load
 from voicehost.game.model import Seat
-from voicehost.host.names import NameRefused, at_smaller_table
 
 
 def config_at(folder: Path, name: str, extra: str = "") -> Path:
@@ -182,6 +181,8 @@ def test_without_a_terminal_a_smaller_table_starts_without_names_and_says_why(
 def test_who_stays_keeps_a_seat_and_the_rest_take_the_free_ones(
     players: int, away: list[int], seated: dict[int, str]
 ) -> None:
+    from voicehost.host.names import NameRefused, at_smaller_table
+
     ten = {Seat(seat): name for seat, name in zip(range(1, 11), "abcdefghij", strict=True)}
     assert at_smaller_table(ten, players, away) == seated
     with pytest.raises(NameRefused):
