@@ -51,7 +51,11 @@ def settings_in(folder: Path, database: str = "") -> config.Settings:
         settings,
         base_dir=str(folder),
         club=dataclasses.replace(
-            settings.club, database=database, table="bench", sync_timeout_seconds=2
+            settings.club,
+            database=database,
+            table="bench",
+            sync_timeout_seconds=2,
+            data_dir="club",
         ),
         storage=config.StorageSettings("journals", "protocols"),
     )
@@ -151,7 +155,7 @@ def bench_standings(games: int) -> tuple[float, float]:
     query = time.perf_counter() - started
     assert sum(row.games for row in rows) == games * 10
     config_file = folder / "config.yaml"
-    config_file.write_text("club:\n  table: bench\n", encoding="utf-8")
+    config_file.write_text("club:\n  table: bench\n  data_dir: club\n", encoding="utf-8")
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "voicehost", "--config", str(config_file), "club", "standings",

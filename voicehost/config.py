@@ -241,8 +241,10 @@ class ClubSettings:
     """This table's name in the club's records ("" = the machine's host name)."""
     season: str = ""
     """The season a game counts for ("" = the year it was played)."""
-    data_dir: str = "club"
-    """The evening, the outbox and the SQLite database (relative to this file's folder)."""
+    data_dir: str = ""
+    """The evening, the outbox and the SQLite database: "" = the club's folder every config file
+    shares (``club/`` beside voicehost's own config.yaml); a folder named here (relative to this
+    file's folder) keeps a separate club."""
     voice_names: bool = False
     """Say the player's name after the seat number (espeak-ng or a recorded voice pack)."""
     marks: bool = False

@@ -26,6 +26,7 @@ LINES = (EXAMPLES / "town-wins.txt").read_text(encoding="utf-8").splitlines()
 DAY_1 = LINES[: LINES.index("# ---- Day 1") + 2]  # night 0 entered, the discussion running
 NIGHT_1 = LINES[: next(n for n, line in enumerate(LINES) if line.startswith("# ---- Night 1"))]
 RU = PhraseBook.load("ru")
+NO_EVENING = RU.screen("evening_none", {"command": "voicehost"})
 
 
 def club_settings(folder: Path) -> config.Settings:
@@ -161,7 +162,7 @@ def test_the_evening_buttons_start_show_and_end_the_evening(tmp_path: Path) -> N
         play(table, DAY_1)
         assert phone.ask()["evening"] is True
         none = phone.send(action="evening", what="status")
-        assert not none["ok"] and none["message"] == RU.screen("evening_none")
+        assert not none["ok"] and none["message"] == NO_EVENING
         started = phone.send(action="evening", what="start")
         opened = evening.current(folder)
         assert started["ok"] and opened is not None and opened["table"] == "стол 1"
@@ -176,7 +177,7 @@ def test_the_evening_buttons_start_show_and_end_the_evening(tmp_path: Path) -> N
         assert ended["ok"] and ended["message"] == f"Вечер {second['id']} закрыт · игр: 0"
         assert evening.current(folder) is None
         after = phone.send(action="evening", what="end")
-        assert not after["ok"] and after["message"] == RU.screen("evening_none")
+        assert not after["ok"] and after["message"] == NO_EVENING
         junk = phone.send(action="evening", what="drop table")
         assert not junk["ok"] and junk["message"] == RU.screen("web_bad_request")
         phone.stop()

@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from voicehost.cli.evening import invocation
+
 
 def register(subparsers: Any) -> None:
     from voicehost.cli.texts import text
@@ -25,6 +27,11 @@ def register(subparsers: Any) -> None:
     importing.set_defaults(func=run_import)
     sync = actions.add_parser("sync", help=text("club.sync"))
     sync.set_defaults(func=run_sync)
+    rename = actions.add_parser("rename", help=text("club.rename"))
+    rename.add_argument("old", help=text("club.rename_old"))
+    rename.add_argument("new", help=text("club.rename_new"))
+    rename.add_argument("--merge", action="store_true", help=text("club.rename_merge"))
+    rename.set_defaults(func=run_rename)
 
 
 def _book(settings: Any) -> Any:
@@ -48,13 +55,16 @@ def run_standings(args: argparse.Namespace) -> int:
     sent = records.send_outbox(settings)
     if sent.waiting:
         print(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
     database = records.connect(settings)
     try:
         rows = database.standings(args.season)
         games = database.count_games(args.season)
-        player = _player(rows, args.player)
+        player = _player(rows, args.player, database.person_name)
         series = database.series(player, args.season) if player and args.chart else []
     finally:
         database.close()
@@ -79,14 +89,12 @@ def run_standings(args: argparse.Namespace) -> int:
     return 0
 
 
-def _player(rows: list[Any], asked: str | None) -> str | None:
-    """The player the chart follows, as the club's records spell the name (the leader when
-    none is asked for)."""
-    from voicehost.host.names import key
-
+def _player(rows: list[Any], asked: str | None, shown: Any) -> str | None:
+    """The player the chart follows, under the name the club shows them by (asked by any name
+    they played under; the leader when none is asked for)."""
     if asked is None:
         return rows[0].name if rows else None
-    return next((row.name for row in rows if key(row.name) == key(asked)), asked)
+    return str(shown(asked) or asked)
 
 
 def _write(path: Path, text: str) -> None:
@@ -122,7 +130,11 @@ def run_import(args: argparse.Namespace) -> int:
         print(
             book.screen(
                 "club_outbox_waiting",
-                {"count": result.sent.waiting, "reason": why(book, result.sent)},
+                {
+                    "count": result.sent.waiting,
+                    "reason": why(book, result.sent),
+                    "command": invocation(settings),
+                },
             )
         )
     return 0
@@ -145,7 +157,44 @@ def run_sync(args: argparse.Namespace) -> int:
     )
     if sent.waiting:
         print(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
         return 1
+    return 0
+
+
+def run_rename(args: argparse.Namespace) -> int:
+    """A person of the club shown under another name from now on (the old one kept as theirs);
+    with ``--merge``, two people of the club made one."""
+    from shlex import quote
+
+    from voicehost.club import records
+    from voicehost.club.db import RenameRefused
+    from voicehost.config import load
+    from voicehost.host.names import clean
+
+    settings = load(args.config)
+    book = _book(settings)
+    old, new = clean(args.old), clean(args.new)
+    if not old or not new:
+        print(book.screen("club_rename_empty"))
+        return 1
+    records.catch_up(settings)
+    records.send_outbox(settings)  # the games waiting are renamed with the rest
+    database = records.connect(settings)
+    try:
+        renamed = database.rename(old, new, merge=args.merge)
+    except RenameRefused as refused:
+        if refused.code == "other":
+            command = f"{invocation(settings)} club rename {quote(old)} {quote(new)} --merge"
+        else:
+            command = f"{invocation(settings)} club standings"
+        print(book.screen(f"club_rename_{refused.code}", {**refused.params, "command": command}))
+        return 1
+    aliases = ", ".join(renamed.aliases) or "—"
+    params = {"old": old, "name": renamed.name, "games": renamed.games, "aliases": aliases}
+    print(book.screen("club_renamed", params))
     return 0

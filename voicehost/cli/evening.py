@@ -36,7 +36,12 @@ def run(args: argparse.Namespace) -> int:
         if sent.waiting:
             print(
                 book.screen(
-                    "club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)}
+                    "club_outbox_waiting",
+                    {
+                        "count": sent.waiting,
+                        "reason": why(book, sent),
+                        "command": invocation(settings),
+                    },
                 )
             )
     return 0
@@ -52,27 +57,96 @@ def evening_action(settings: Any, book: Any, action: str, *, new: bool = False) 
     from voicehost.club import evening, records
 
     folder = records.data_dir(settings)
+    command = invocation(settings)
     if action == "start":
         lines = []
         before = evening.current(folder)
         games = len(before.get("games", [])) if before is not None else 0
         if before is not None and games and not new and evening.started_today(before):
-            return False, str(book.screen("evening_still_on", {"id": before["id"], "games": games}))
+            still_on = {"id": before["id"], "games": games, "command": command}
+            return False, str(book.screen("evening_still_on", still_on))
         if before is not None:
             lines.append(book.screen("evening_closed_before", {"id": before["id"]}))
         started = evening.start(
             folder, records.table_name(settings), settings.club.season or started_year()
         )
         lines.append(
-            book.screen("evening_started", {"id": started["id"], "table": started["table"]})
+            book.screen(
+                "evening_started",
+                {"id": started["id"], "table": started["table"], "command": command},
+            )
         )
+        elsewhere = _open_elsewhere(settings, book)
+        if elsewhere:
+            lines.append(elsewhere)
         return True, "\n".join(lines)
     current = evening.current(folder)
     if current is None:
-        return False, str(book.screen("evening_none"))
+        return False, _open_elsewhere(settings, book) or str(
+            book.screen("evening_none", {"command": command})
+        )
     if action == "end":
         current = evening.end(folder) or current
     return True, evening_report(current, book, ended=action == "end")
+
+
+def invocation(settings: Any) -> str:
+    """``voicehost`` with the options every command of this table needs (``--config FILE`` when
+    the settings are not voicehost's own config.yaml): the start of each hint's command."""
+    import shlex
+
+    if settings.config_file:
+        return f"voicehost --config {shlex.quote(settings.config_file)}"
+    return "voicehost"
+
+
+def _open_elsewhere(settings: Any, book: Any) -> str:
+    """When ``settings`` keep a club apart (``club.data_dir``) and the club's shared folder has
+    an evening open: that its games do not go there, and what to change; else ""."""
+    from voicehost.club import evening, home, records
+
+    if not home.separate(settings):
+        return ""
+    shared = evening.current(home.shared())
+    if shared is None:
+        return ""
+    params = {
+        "id": shared["id"],
+        "shared": home.shared(),
+        "folder": records.data_dir(settings),
+        "config": settings.config_file or "config.yaml",
+    }
+    return str(book.screen("evening_elsewhere", params))
+
+
+def game_word(settings: Any, book: Any, evening_id: str | None) -> str:
+    """What the screen says as a game starts: the evening it counts in, or why it counts in
+    none (no evening open; one open in the club's shared folder while these settings keep a
+    club apart)."""
+    from voicehost.club import evening, records
+
+    current = evening.current(records.data_dir(settings))
+    if evening_id is not None and current is not None and current.get("id") == evening_id:
+        games = len(current.get("games", []))
+        return str(book.screen("evening_game_counts", {"id": evening_id, "games": games}))
+    elsewhere = _open_elsewhere(settings, book)
+    if elsewhere:
+        return elsewhere
+    if current is not None:  # begun before this evening was started
+        return str(book.screen("evening_game_before", {"id": current["id"]}))
+    return str(book.screen("evening_game_outside", {"command": invocation(settings)}))
+
+
+def script_word(settings: Any, book: Any) -> str:
+    """After a scripted game while an evening is open: that the game is not counted, and why;
+    else ""."""
+    from voicehost.club import evening, records
+
+    current = evening.current(records.data_dir(settings))
+    if current is None:
+        return ""
+    params = {"id": current["id"], "command": invocation(settings)}
+    return str(book.screen("evening_script_not_counted", params))
 
 
 def started_year() -> str:
@@ -97,3 +171,74 @@ def evening_report(current: dict[str, Any], book: Any, *, ended: bool = False) -
     elif games:
         lines.append(book.screen("evening_no_names"))
     return "\n".join(lines)
+
+
+def carried_to(
+    settings: Any, book: Any, players: int, stdin: Any, out: Any = None
+) -> dict[Any, str]:
+    """The names the open evening's last game carries to a new game at a table of ``players``.
+    When that game had seats this table has not, the host is asked at the terminal who is not
+    here (nobody is dropped unasked); without a terminal the game starts without them and the
+    screen says why and how to give names."""
+    import sys
+
+    from voicehost.club import evening, records
+    from voicehost.host.names import NameRefused, at_smaller_table, beyond, from_record
+
+    out = out or sys.stdout
+    last = from_record(evening.carried_names(records.data_dir(settings)), MAX_SEATS)
+    if not beyond(last, players):
+        return dict(last)
+    listed = ", ".join(f"{seat} {name}" for seat, name in sorted(last.items()))
+    more = len(last) - players
+    params = {"count": len(last), "names": listed, "players": players, "more": more}
+    print(book.screen("roster_smaller", params), file=out)
+    if more <= 0:  # everyone has a seat: the free ones take the players of the seats gone
+        return _seated(book, at_smaller_table(last, players, []), out)
+    if not stdin.isatty():
+        print(book.screen("roster_smaller_no_terminal", params), file=out)
+        return {}
+    while True:
+        print(book.screen("roster_smaller_question", params), end="", file=out, flush=True)
+        line = stdin.readline()
+        if not line.strip():  # Enter, or the terminal closed: no one is guessed at
+            print(book.screen("roster_smaller_none"), file=out)
+            return {}
+        away, wrong = _seats_in(line, last)
+        problem = None
+        if wrong is not None:
+            seats = " ".join(str(seat) for seat in sorted(last))
+            problem = book.screen("roster_smaller_not_listed", {"word": wrong, "seats": seats})
+        else:
+            try:
+                seated = at_smaller_table(last, players, away)
+            except NameRefused as refused:
+                problem = refused.in_words(book)
+            else:
+                return _seated(book, seated, out)
+        print(f"✗ {problem}", file=out)
+
+
+def _seated(book: Any, seated: dict[Any, str], out: Any) -> dict[Any, str]:
+    """The new game's seating, shown before it starts."""
+    shown = ", ".join(f"{seat} {name}" for seat, name in seated.items())
+    print(book.screen("roster_smaller_seated", {"names": shown or "—"}), file=out)
+    return dict(seated)
+
+
+#: The most seats a table of any rule set has (names read back from an evening's last game).
+MAX_SEATS = 99
+
+
+def _seats_in(line: str, last: Any) -> tuple[list[int], str | None]:
+    """The seats a host typed as not here (numbers of the last game's named seats), or the
+    first word that is none of them."""
+    from voicehost.host.actions import number_of
+
+    seats: list[int] = []
+    for word in line.replace(",", " ").split():
+        seat = number_of(word)
+        if seat is None or seat not in last:
+            return [], word
+        seats.append(seat)
+    return seats, None

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
 
 def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, str]:
     """The names a new game starts with: the roster's, else the open evening's last game's."""
-    from voicehost.host.names import NameRefused, from_record, read_roster
+    from voicehost.host.names import NameRefused, read_roster
 
     players = settings.game.players
     if roster is not None:
@@ -143,9 +143,9 @@ def starting_names(settings: config.Settings, roster: Path | None) -> dict[Any, 
             return dict(read_roster(roster, players))
         except NameRefused as exc:
             raise VoicehostError.written(exc.in_words(PhraseBook.load(settings.language))) from exc
-    from voicehost.club import evening, records
+    from voicehost.cli.evening import carried_to
 
-    return dict(from_record(evening.carried_names(records.data_dir(settings)), players))
+    return carried_to(settings, PhraseBook.load(settings.language), players, sys.stdin)
 
 
 def boot_journal(settings: config.Settings) -> tuple[Path | None, list[str]]:
@@ -272,6 +272,11 @@ def run_script_file(
 
         print()
         print(protocol.to_table(result.protocol, result.host.book))
+        from voicehost.cli.evening import script_word
+
+        not_counted = script_word(settings, result.host.book)
+        if not_counted:
+            print(f"\nℹ {not_counted}")
     if result.errors:
         rejected = result.host.book.screen("script_rejected_count", {"count": len(result.errors)})
         print(f"\n{rejected}", file=sys.stderr)

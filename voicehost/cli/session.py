@@ -327,6 +327,7 @@ def play(
     from voicehost.club import records
 
     records.warm_up(settings)
+    screen.message(f"ℹ {evening_word(host)}")
     if set_aside and not resume:
         host.announce("game.journal_set_aside")
     ui: CursesUI | PlainUI
@@ -424,10 +425,23 @@ def club_header(settings: Settings) -> dict[str, str]:
     return records.header_data(settings)
 
 
+def evening_word(host: Host) -> str:
+    """The evening this game counts in, or why it counts in none (its journal's header says
+    which evening it began in)."""
+    from voicehost.cli.evening import game_word
+    from voicehost.host.journal import read
+
+    evening_id = host.header.get("evening")
+    if host.journal_path is not None and host.journal_path.is_file():
+        with contextlib.suppress(VoicehostError, OSError):
+            evening_id = read(host.journal_path)[0].get("evening")
+    return game_word(host.settings, host.book, evening_id if isinstance(evening_id, str) else None)
+
+
 def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
     """After a finished game: the marks (``club.marks``), the club's record (outbox, then the
     database; a server is never waited for) and the evening's table. Returns what to print."""
-    from voicehost.cli.evening import evening_report
+    from voicehost.cli.evening import evening_report, invocation
     from voicehost.club import evening, marks, records
     from voicehost.club.outbox import why
 
@@ -455,14 +469,21 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
         recorded = records.record_finished(settings, journal, state=host.state)
     except (VoicehostError, OSError) as exc:
         log.warning("the club's record of %s: %s", journal, exc, extra=LOG_ONLY)
-        return "✗ " + book.screen("club_not_recorded", {"reason": str(exc)})
+        return "✗ " + book.screen(
+            "club_not_recorded", {"reason": str(exc), "command": invocation(settings)}
+        )
     sent = recorded.sent
     if sent is not None and sent.waiting:
         shown.append(
-            book.screen("club_outbox_waiting", {"count": sent.waiting, "reason": why(book, sent)})
+            book.screen(
+                "club_outbox_waiting",
+                {"count": sent.waiting, "reason": why(book, sent), "command": invocation(settings)},
+            )
         )
     current = evening.current(records.data_dir(settings))
     if current is not None:
+        if recorded.facts["evening"] != current["id"]:
+            shown.append(book.screen("evening_game_before", {"id": current["id"]}))
         shown.append(evening_report(current, book))
     return "\n".join(shown)
 
@@ -470,6 +491,7 @@ def after_game(host: Host, lines: Iterator[str] | None = None) -> str:
 def finish_club_sending(settings: Settings, book: PhraseBook) -> None:
     """The game is over and shown: give the club's server a moment to take it; what it does
     not take waits in the outbox, and the line says so."""
+    from voicehost.cli.evening import invocation
     from voicehost.club import records
 
     if not settings.club.database:
@@ -477,7 +499,9 @@ def finish_club_sending(settings: Settings, book: PhraseBook) -> None:
     records.finish_sending(settings.club.sync_timeout_seconds + 1)
     waiting = len(records.outbox_of(settings).waiting())
     if waiting:
-        print(book.screen("club_outbox_pending", {"count": waiting}))
+        print(
+            book.screen("club_outbox_pending", {"count": waiting, "command": invocation(settings)})
+        )
 
 
 def _typed_lines() -> Iterator[str]:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voicehost.club.facts import GameFacts
+from voicehost.club.facts import GameFacts, SeatFacts
 from voicehost.errors import VoicehostError
 from voicehost.host import storage
 from voicehost.host.names import key as name_key
@@ -28,12 +28,31 @@ log = logging.getLogger(__name__)
 #: How often a migration that lost a race with another table's is looked at again.
 MIGRATE_ATTEMPTS = 5
 #: The newest migration; a database at it needs no Alembic run (Alembic loads in ~0.2 s).
-HEAD = "0001"
+HEAD = "0002"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
 class ClubDatabaseError(VoicehostError):
     """The club database cannot be reached or used; the text says which and what to do."""
+
+
+class RenameRefused(ClubDatabaseError):
+    """A rename the club's records cannot take: ``code`` is the phrase book's ``club_rename_``
+    sentence, ``params`` its values."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(f"rename refused: {code} {params}", phrase=f"club_rename_{code}", **params)
+        self.code = code
+        self.params = params
+
+
+@dataclass(frozen=True)
+class Renamed:
+    """A person after a rename: the name shown, their games, the other names they played under."""
+
+    name: str
+    games: int
+    aliases: list[str]
 
 
 def url_for(database: str, data_dir: Path, base: Path | None = None) -> str:
@@ -85,6 +104,7 @@ class Standing:
     points: float
     best_player: int
     by_role: dict[str, tuple[int, int]]  # role -> (games, wins)
+    person: int | None = None  # the club's id of the person (a rename keeps it)
 
     @property
     def win_rate(self) -> float:
@@ -171,7 +191,7 @@ class ClubDatabase:
                 return None
         return str(row[0]) if row else None
 
-    def _upgrade(self) -> None:
+    def _upgrade(self, target: str = "head") -> None:
         from alembic import command
         from alembic.config import Config
         from sqlalchemy import text
@@ -185,7 +205,7 @@ class ClubDatabase:
             if not self.is_sqlite:  # two tables starting at once: one migrates, one waits
                 connection.execute(text("SELECT pg_advisory_xact_lock(70250001)"))
             config.attributes["connection"] = connection
-            command.upgrade(config, "head")
+            command.upgrade(config, target)
 
     def _unreachable(self, exc: Exception) -> ClubDatabaseError:
         """The database cannot be used: said in the game's language (club_database_unreachable),
@@ -226,7 +246,6 @@ class ClubDatabase:
         return sqlite.insert(table) if self.is_sqlite else postgresql.insert(table)
 
     def _record(self, connection: Any, facts: GameFacts) -> bool:
-        from sqlalchemy import select
 
         from voicehost.club import schema
 
@@ -248,17 +267,7 @@ class ClubDatabase:
                 started=facts["started"],
             )  # fmt: skip
             connection.execute(evening.on_conflict_do_nothing(index_elements=["id"]))
-        player_ids: dict[int, int] = {}
-        for seat in facts["seats"]:
-            if not seat["name"]:
-                continue
-            person = name_key(seat["name"])
-            insert = self._insert(schema.players).values(key=person, name=seat["name"])
-            connection.execute(insert.on_conflict_do_nothing(index_elements=["key"]))
-            found = connection.execute(
-                select(schema.players.c.id).where(schema.players.c.key == person)
-            ).scalar_one()
-            player_ids[seat["seat"]] = int(found)
+        player_ids = self._people(connection, facts["seats"])
         connection.execute(
             schema.game_seats.insert(),
             [
@@ -279,6 +288,138 @@ class ClubDatabase:
                 [{"game_id": facts["id"], **vote} for vote in facts["votes"]],
             )
         return True
+
+    def _people(self, connection: Any, seats: list[SeatFacts]) -> dict[int, int]:
+        """The person of each named seat (seat -> the club's id): the one known by the seat's
+        name; else, for a player renamed during the game, the one known by an earlier name (the
+        latest first), shown under the new name from now on; else a new person. Every name
+        given is kept as theirs; a rename never joins two people the club already knows apart.
+        A few statements a game, whatever its size (a game's end pays for each)."""
+        from sqlalchemy import bindparam, select, update
+
+        from voicehost.club import schema
+
+        names, players = schema.player_names, schema.players
+        given = [(seat["seat"], seat["name"], seat.get("aliases") or []) for seat in seats]
+        # An earlier name that is another seat's in this game is no rename: two names swapped.
+        finals = {name_key(name) for _, name, _ in given if name}
+        named = [
+            (seat, name, [alias for alias in aliases if alias and name_key(alias) not in finals])
+            for seat, name, aliases in given
+            if name
+        ]
+        if not named:
+            return {}
+
+        def owners(keys: set[str]) -> dict[str, int]:
+            query = select(names.c.key, names.c.player_id).where(names.c.key.in_(sorted(keys)))
+            return {str(key): int(pid) for key, pid in connection.execute(query)}
+
+        every = {name_key(text) for _, name, aliases in named for text in (name, *aliases)}
+        known = owners(every)
+        already = set(known)
+        renamed: list[dict[str, Any]] = []
+        new: list[dict[str, Any]] = []
+        for _, name, aliases in named:
+            if name_key(name) in known:
+                continue
+            earlier = (known.get(name_key(alias)) for alias in reversed(aliases))
+            person = next((found for found in earlier if found is not None), None)
+            if person is None:
+                new.append({"key": name_key(name), "name": name})
+            else:
+                known[name_key(name)] = person
+                renamed.append({"person": person, "new_key": name_key(name), "new_name": name})
+        if renamed:
+            rename = update(players).where(players.c.id == bindparam("person"))
+            connection.execute(
+                rename.values(key=bindparam("new_key"), name=bindparam("new_name")), renamed
+            )
+        if new:
+            connection.execute(self._insert(players).on_conflict_do_nothing(), new)
+            query = select(players.c.key, players.c.id).where(
+                players.c.key.in_([row["key"] for row in new])
+            )
+            known.update({str(key): int(pid) for key, pid in connection.execute(query)})
+        kept: dict[str, dict[str, Any]] = {}
+        for _, name, aliases in named:
+            person = known[name_key(name)]
+            if name_key(name) in already:  # a known person: an earlier name is not theirs
+                aliases = []
+            for text in (name, *aliases):
+                kept.setdefault(name_key(text), {"key": name_key(text), "player_id": person,
+                                                 "name": text})  # fmt: skip
+        connection.execute(self._insert(names).on_conflict_do_nothing(), list(kept.values()))
+        final = owners({name_key(name) for _, name, _ in named})  # another table's, in a race
+        return {seat: final[name_key(name)] for seat, name, _ in named}
+
+    def rename(self, old: str, new: str, *, merge: bool = False) -> Renamed:
+        """The person known as ``old`` is shown as ``new`` from now on, ``old`` kept as theirs.
+        When ``new`` is another person's name, ``merge`` makes the two one (their games joined),
+        unless they sat in one game. Raises ClubDatabaseError (``code`` says which refusal)."""
+        from sqlalchemy import delete, func, select, update
+
+        from voicehost.club import schema
+
+        names, players, seats = schema.player_names, schema.players, schema.game_seats
+        with self.engine.begin() as connection:
+
+            def owner(name: str) -> int | None:
+                query = select(names.c.player_id).where(names.c.key == name_key(name))
+                found = connection.execute(query).scalar()
+                return None if found is None else int(found)
+
+            def games_of(person: int) -> int:
+                query = select(func.count()).select_from(seats).where(seats.c.player_id == person)
+                return int(connection.execute(query).scalar_one())
+
+            person, other = owner(old), owner(new)
+            if person is None:
+                raise RenameRefused("unknown", name=old)
+            if other is not None and other != person:
+                if not merge:
+                    raise RenameRefused("other", name=new, games=games_of(other))
+                theirs = seats.alias("theirs")
+                shared = (
+                    select(func.count())
+                    .select_from(seats.join(theirs, seats.c.game_id == theirs.c.game_id))
+                    .where(seats.c.player_id == person, theirs.c.player_id == other)
+                )
+                if connection.execute(shared).scalar_one():
+                    raise RenameRefused("same_game", name=old, other=new)
+                connection.execute(
+                    update(seats).where(seats.c.player_id == other).values(player_id=person)
+                )
+                connection.execute(
+                    update(names).where(names.c.player_id == other).values(player_id=person)
+                )
+                connection.execute(delete(players).where(players.c.id == other))
+            kept = self._insert(names).values(key=name_key(new), player_id=person, name=new)
+            connection.execute(kept.on_conflict_do_nothing(index_elements=["key"]))
+            connection.execute(
+                update(players).where(players.c.id == person).values(key=name_key(new), name=new)
+            )
+            query = select(names.c.name).where(names.c.player_id == person).order_by(names.c.name)
+            known = [str(row[0]) for row in connection.execute(query)]
+            return Renamed(
+                new, games_of(person), [n for n in known if name_key(n) != name_key(new)]
+            )
+
+    def person_name(self, name: str) -> str | None:
+        """The name a person is shown under, found by any name they were written under."""
+        from sqlalchemy import select
+
+        from voicehost.club import schema
+
+        names, players = schema.player_names, schema.players
+        query = (
+            select(players.c.name)
+            .select_from(names.join(players, names.c.player_id == players.c.id))
+            .where(names.c.key == name_key(name))
+        )
+        with self.engine.connect() as connection:
+            found = connection.execute(query).scalar()
+        return None if found is None else str(found)
 
     # ---------------------------------------------------------------- reading
 
@@ -312,7 +453,8 @@ class ClubDatabase:
             return sorted(str(row[0]) for row in rows)
 
     def standings(self, season: str | None = None) -> list[Standing]:
-        """Every named player's season: points, games, wins, best-player marks, by role."""
+        """Every person's season (by the club's id: a player renamed is one), under the name
+        they are shown by: points, games, wins, best-player marks, by role."""
         from sqlalchemy import case, func, select
 
         from voicehost.club import schema
@@ -345,27 +487,29 @@ class ClubDatabase:
             Standing(
                 name=line["name"], games=line["games"], wins=line["wins"],
                 points=round(line["points"], 4), best_player=line["best"], by_role=line["by"],
+                person=pid,
             )
-            for line in totals.values()
+            for pid, line in totals.items()
         ]  # fmt: skip
         rows.sort(key=lambda row: (-row.points, -row.wins, row.games, row.name.casefold()))
         return rows
 
     def series(self, name: str, season: str | None = None) -> list[tuple[str, float]]:
-        """A player's games of the season in order: (finished, points of that game)."""
+        """A person's games of the season in order, found by any of their names: (finished,
+        points of that game)."""
         from sqlalchemy import select
 
         from voicehost.club import schema
 
-        seats, games, players = schema.game_seats, schema.games, schema.players
+        seats, games, names = schema.game_seats, schema.games, schema.player_names
         query = (
             select(games.c.finished, seats.c.points)
             .select_from(
                 seats.join(games, seats.c.game_id == games.c.id).join(
-                    players, seats.c.player_id == players.c.id
+                    names, seats.c.player_id == names.c.player_id
                 )
             )
-            .where(players.c.key == name_key(name))
+            .where(names.c.key == name_key(name))
             .order_by(games.c.finished, games.c.id)
         )
         if season:

@@ -108,17 +108,43 @@ def carried_names(folder: Path) -> dict[str, str]:
     return dict(names) if isinstance(names, dict) else {}
 
 
+def person_of(known: dict[str, int], name: str, aliases: list[str], finals: set[str]) -> int:
+    """The person a seat's name is, by the names seen so far (name key -> person, updated): the
+    name's own person; else, for a player renamed in the game, the person of an earlier name
+    (the latest first); else a new one. An earlier name becomes theirs only then, and never
+    when it is another seat's name in the game (``finals``): a rename never joins two people
+    already known, nor two names swapped."""
+    person = known.get(name_key(name))
+    if person is not None:
+        return person
+    aliases = [alias for alias in aliases if name_key(alias) not in finals]
+    earlier = (known.get(name_key(alias)) for alias in reversed(aliases))
+    person = next((found for found in earlier if found is not None), None)
+    if person is None:
+        person = len(set(known.values()))
+    known[name_key(name)] = person
+    for alias in aliases:
+        known.setdefault(name_key(alias), person)
+    return person
+
+
 def table_of(data: dict[str, Any]) -> list[EveningLine]:
-    """The evening's table: per player, points, games, wins, best-player marks; best first."""
-    totals: dict[str, dict[str, Any]] = {}
+    """The evening's table: per person (a player renamed in a game is one), points, games,
+    wins, best-player marks, under the name first written or the one a rename gave; best
+    first."""
+    known: dict[str, int] = {}
+    totals: dict[int, dict[str, Any]] = {}
     for game in data.get("games", []):
-        for seat in game.get("seats", []):
-            if not seat.get("name"):
-                continue
+        named = [seat for seat in game.get("seats", []) if seat.get("name")]
+        finals = {name_key(seat["name"]) for seat in named}
+        for seat in named:
+            aliases = [alias for alias in seat.get("aliases") or [] if isinstance(alias, str)]
             line = totals.setdefault(
-                name_key(seat["name"]),
+                person_of(known, seat["name"], aliases, finals),
                 {"name": seat["name"], "games": 0, "wins": 0, "points": 0.0, "best": 0},
             )
+            if aliases:  # renamed in this game: shown under the new name from now on
+                line["name"] = seat["name"]
             line["games"] += 1
             line["wins"] += 1 if seat.get("won") else 0
             line["points"] += float(seat.get("points", 0.0))

@@ -18,7 +18,7 @@ from voicehost.game.model import Role, Team
 from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState
 from voicehost.host import protocol as protocol_module
-from voicehost.host.journal import effective_entries, names_in, read
+from voicehost.host.journal import effective_entries, names_in, read, renames_in
 from voicehost.host.names import clean, from_record
 from voicehost.host.replay import replay_journal
 from voicehost.host.votes import voter_lines, voters_in
@@ -62,6 +62,7 @@ class SeatFacts(TypedDict):
     extra: float
     penalty: float
     points: float
+    aliases: NotRequired[list[str]]  # the player's earlier names in this game (a rename)
 
 
 class VoteFact(TypedDict):
@@ -197,6 +198,7 @@ def from_journal(
         finished=finished,
         marks=marks,
         votes=votes,
+        aliases={int(seat): names for seat, names in renames_in(path).items() if seat.isdigit()},
     )
 
 
@@ -219,9 +221,11 @@ def build(
     finished: str,
     marks: Marks | None = None,
     votes: list[VoteFact] | None = None,
+    aliases: Mapping[int, list[str]] | None = None,
 ) -> GameFacts:
     """Facts from a protocol and what the host knows beside it; each card's team is the one of
-    the rule set the protocol keeps (its preset, or a club's own file's text)."""
+    the rule set the protocol keeps (its preset, or a club's own file's text). ``aliases``: the
+    earlier names of a seat's player renamed during the game."""
     marks = marks or no_marks()
     ruleset = recorded_ruleset(data)
     scoring = settings.scoring.table()
@@ -234,16 +238,18 @@ def build(
             line, data["winner"], scoring, marks, lines, ruleset
         )
         name = clean(line.get("name", "")) or None
-        seats.append(
-            SeatFacts(
-                seat=line["seat"], name=name, role=line["role"],
-                team=team_of(line["role"], ruleset), won=won,
-                left=line["left"], fouls=line["fouls"],
-                best_player=marks["best_player"] == line["seat"],
-                best_move=marks["best_move"] == line["seat"],
-                extra=extra, penalty=penalty, points=points,
-            )
+        seat = SeatFacts(
+            seat=line["seat"], name=name, role=line["role"],
+            team=team_of(line["role"], ruleset), won=won,
+            left=line["left"], fouls=line["fouls"],
+            best_player=marks["best_player"] == line["seat"],
+            best_move=marks["best_move"] == line["seat"],
+            extra=extra, penalty=penalty, points=points,
         )  # fmt: skip
+        earlier = [clean(old) for old in (aliases or {}).get(line["seat"], []) if clean(old)]
+        if name and earlier:
+            seat["aliases"] = earlier
+        seats.append(seat)
     return GameFacts(
         id=identity,
         table=clean(table) or "table",

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from voicehost.club import evening, facts
+from voicehost.club import evening, facts, home
 from voicehost.club.db import ClubDatabase, ClubDatabaseError, open_database, url_for
 from voicehost.club.files import write_unsynced
 from voicehost.club.outbox import Outbox, Sent
@@ -45,7 +45,7 @@ def table_name(settings: Settings) -> str:
 
 
 def data_dir(settings: Settings) -> Path:
-    return settings.path(settings.club.data_dir)
+    return home.folder(settings)
 
 
 def outbox_of(settings: Settings) -> Outbox:

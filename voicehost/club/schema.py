@@ -21,8 +21,16 @@ players = Table(
     "players",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column("key", String(200), nullable=False, unique=True),  # the name, case-folded
-    Column("name", String(200), nullable=False),  # as last written
+    Column("key", String(200), nullable=False, unique=True),  # the name below, case-folded
+    Column("name", String(200), nullable=False),  # shown: as first written, or as a rename gave it
+)
+
+player_names = Table(
+    "player_names",
+    metadata,
+    Column("key", String(200), primary_key=True),  # a name the person was written under, folded
+    Column("player_id", Integer, ForeignKey("players.id"), nullable=False, index=True),
+    Column("name", String(200), nullable=False),  # as first written
 )
 
 evenings = Table(

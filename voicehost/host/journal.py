@@ -218,9 +218,15 @@ class Journal:
     def append_undo(self, source: str) -> None:
         self._write({"undo": True, "source": source, "at": round(time.time(), 3)})
 
-    def append_names(self, names: Mapping[str, str], source: str) -> None:
-        """Names given during the game (seat key -> name, "" when taken away)."""
-        self._write({"names": dict(names), "source": source, "at": round(time.time(), 3)})
+    def append_names(
+        self, names: Mapping[str, str], source: str, *, renamed: Mapping[str, str] | None = None
+    ) -> None:
+        """Names given during the game (seat key -> name, "" when taken away); ``renamed``: the
+        seats whose player was renamed (seat key -> the name before), the same person."""
+        record: dict[str, Any] = {"names": dict(names), "source": source}
+        if renamed:
+            record["renamed"] = dict(renamed)
+        self._write({**record, "at": round(time.time(), 3)})
 
     def append_voters(self, voters: Mapping[str, Any]) -> None:
         """Who voted against whom, for the count just written (host data: replay skips it)."""
@@ -536,6 +542,26 @@ def names_in(path: Path) -> dict[str, str]:
     except JournalError:
         pass  # a damaged line: the names up to it stand
     return names
+
+
+def renames_in(path: Path) -> dict[str, list[str]]:
+    """The earlier names of each renamed seat's player, in the order given (seat key -> names):
+    the same person under another spelling (``Journal.append_names``'s ``renamed``)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    earlier: dict[str, list[str]] = {}
+    try:
+        for _, record in _parse(path, data):
+            renamed = record.get("renamed")
+            if isinstance(renamed, dict):
+                for seat, name in renamed.items():
+                    if isinstance(name, str) and name:
+                        earlier.setdefault(str(seat), []).append(name)
+    except JournalError:
+        pass  # a damaged line: the renames up to it stand
+    return earlier
 
 
 def _drop_torn_tail(descriptor: int) -> None:

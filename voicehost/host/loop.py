@@ -64,6 +64,7 @@ from voicehost.host.commands import (
 )
 from voicehost.host.journal import Journal, mark_finished, names_in
 from voicehost.host.names import NameRefused, Names, from_record
+from voicehost.host.names import key as name_key
 from voicehost.host.replay import Accepted, replay, replay_journal, revealed
 from voicehost.host.votes import VoterList, standing
 from voicehost.notices import LOG_ONLY
@@ -437,15 +438,26 @@ class Host:
 
     def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
         """Give a seat a player's name (journaled with the game; names are no rule of it)."""
+        before = self.names.get(seat)
         try:
             name = self.names.set(seat, text)
         except NameRefused as refused:
             self._reject(refused.in_words(self.book), source)
             return False
+        # Once the first day has begun nobody changes seats: a seat's new name is its player's
+        # (a fuller or corrected spelling), and the club keeps the old one as that person's.
+        renamed = (
+            before is not None
+            and bool(name)
+            and name_key(name) != name_key(before)
+            and self.state is not None
+            and self.state.day >= 1
+        )
         if self._journal is not None:
-            self._journal.append_names({str(seat): name}, source)
-        key = "name_given" if name else "name_cleared"
-        self.screen.message(self.book.screen(key, {"seat": seat, "name": name}))
+            earlier = {str(seat): before} if renamed and before is not None else None
+            self._journal.append_names({str(seat): name}, source, renamed=earlier)
+        key = "name_renamed" if renamed else "name_given" if name else "name_cleared"
+        self.screen.message(self.book.screen(key, {"seat": seat, "name": name, "before": before}))
         return True
 
     def submit_voters(self, candidate: int, seats: tuple[int, ...], source: Source) -> bool:

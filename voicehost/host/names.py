@@ -230,3 +230,25 @@ def read_roster(path: Path, players: int) -> dict[Seat, str]:
     except UnicodeDecodeError as exc:
         raise NameRefused("roster_not_text", path=path) from exc
     return parse_roster(text.splitlines(), players)
+
+
+def beyond(names: Mapping[Seat, str], players: int) -> list[Seat]:
+    """The named seats a table of ``players`` does not have (a last game at a bigger table)."""
+    return [seat for seat in sorted(names) if seat > players]
+
+
+def at_smaller_table(
+    names: Mapping[Seat, str], players: int, away: Iterable[int]
+) -> dict[Seat, str]:
+    """A bigger table's names at a table of ``players``, the seats in ``away`` gone: who stays
+    keeps a seat the table has, and the players of the seats it has not take the free seats in
+    turn. Raises NameRefused (``smaller_too_few``) when more stay than there are seats."""
+    gone = set(away)
+    staying = [(seat, name) for seat, name in sorted(names.items()) if seat not in gone]
+    kept = {seat: name for seat, name in staying if seat <= players}
+    movers = [name for seat, name in staying if seat > players]
+    free = [Seat(seat) for seat in range(1, players + 1) if seat not in kept]
+    if len(movers) > len(free):
+        raise NameRefused("smaller_too_few", players=players, more=len(movers) - len(free))
+    kept.update(zip(free, movers, strict=False))
+    return dict(sorted(kept.items()))
