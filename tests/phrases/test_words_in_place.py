@@ -16,7 +16,7 @@ import pytest
 from voicehost.errors import VoicehostError
 from voicehost.phrases import PhraseBook
 from voicehost.voice_in.vosk_listener import VocabularyError
-from voicehost.web.server import pairing_code, port_error
+from voicehost.web.server import club_code, port_error
 
 ROOT = Path(__file__).resolve().parents[2]
 RU = PhraseBook.load("ru")
@@ -36,7 +36,7 @@ def test_the_web_face_s_own_russian_messages_are_not_called_english() -> None:
     in_use = port_error(OSError(errno.EADDRINUSE, "in use"), 8080, labels)
     assert RU.explain(in_use) == labels["web_port_in_use"].replace("{port}", "8080")
     with pytest.raises(VoicehostError) as wrong:
-        pairing_code("ab", RU.screen("web_bad_code", {"code": "ab"}))
+        club_code("ab", RU.screen("web_bad_code", {"code": "ab"}))
     assert IN_ENGLISH not in RU.explain(wrong.value)
     assert RU.explain(wrong.value).startswith("web.pairing_code «ab»: код")
 
