@@ -938,6 +938,9 @@ class Engine:
             if self.cards == "open":
                 role = self._role_value(state.players[seat].role)
                 out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
+            elif self.cards == "half_closed" and state.players[seat].role is not None:
+                team = self.team_of(state.players[seat].role).value  # the team, as by day
+                out.append(Say("city.disqualified_team", {"seat": seat, "team": team}))
             else:
                 out.append(Say("fiim.removed", {"seat": seat}))
 
@@ -1357,12 +1360,21 @@ class Engine:
     def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
         state.phase = Phase.NOMINATION
         self._order_speakers(state)
-        one_black = self.living_of(state, Team.BLACK) == 1
+        one_black = self.black_known(state) == 1
         out.append(Say("day.nominations_one" if one_black else "day.nominations"))
         self._next_nomination_speaker(state, out)
 
+    def black_known(self, state: GameState) -> int:
+        """How many black players the table knows to be at the table, as the one-black-left
+        rule counts them: with open or half-closed cards every card that leaves tells its team,
+        so the count is the true one; closed cards tell nothing, so the table knows only the
+        black cards dealt (docs/RULES.md, the nominations)."""
+        if self.cards == "closed":
+            return self.black_count
+        return self.living_of(state, Team.BLACK)
+
     def _nomination_limit(self, state: GameState) -> int:
-        return 1 if self.living_of(state, Team.BLACK) == 1 else 2
+        return 1 if self.black_known(state) == 1 else 2
 
     def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
         """The next speaker; a speech a third foul took (MR 9.5.1) is said to be lost (at three

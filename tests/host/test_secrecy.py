@@ -1,0 +1,81 @@
+"""The night stays secret, as a property: two games that differ only in what the table may not
+know (the deal, whom each role checked, healed or visited, which seat was typed at night, why an
+entry was refused) sound and look the same to the table, every announcement and cue at the same
+moment, the board's every frame and the day's screen, for each rule set and each way of showing a
+card that leaves (``secrecykit`` draws the pairs and plays them on the real Host)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from secrecykit import Day, Night, Plan, Variant, World, first_difference, pairs, play
+
+from voicehost.game.model import Role
+
+EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "6"))
+
+VARIANTS = [
+    Variant("club", "open"),
+    Variant("fiim", "open"),
+    Variant("fiim", "half_closed"),
+    Variant("city", "open"),
+    Variant("city", "closed"),
+    Variant("city", "half_closed"),
+]
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=str)
+def test_the_table_cannot_tell_two_games_that_differ_only_in_secrets(variant: Variant) -> None:
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+    @given(pairs(variant))
+    def check(pair: tuple[Plan, World, World]) -> None:
+        plan, one, other = pair
+        heard = play(variant, plan, one).public()
+        also = play(variant, plan, other).public()
+        assert heard == also, "\n".join(
+            [f"deal A {one.deal}", f"deal B {other.deal}", f"plan {plan}"]
+            + list(first_difference(heard, also))
+        )
+
+    check()
+
+
+def city_closed_pair() -> tuple[Plan, World, World]:
+    """City Mafia, closed cards. The town votes out 2 and 3 on days 1 and 2: in one game the
+    mafia (the Don 1 is left alone), in the other two civilians (three black players left)."""
+    deal = {
+        1: Role.DON, 2: Role.MAFIA, 3: Role.MAFIA, 4: Role.COMMISSAR, 5: Role.DOCTOR,
+        6: Role.PUTANA, 7: Role.MANIAC, 8: Role.IMMORTAL, 9: Role.CIVILIAN, 10: Role.CIVILIAN,
+    }  # fmt: skip
+    other = {**deal, 2: Role.CIVILIAN, 3: Role.CIVILIAN, 9: Role.MAFIA, 10: Role.MAFIA}
+    steps = (Role.PUTANA, Role.MAFIA, Role.DON, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC)
+    entries = {role: ("ok",) for role in steps}
+    nights = (Night(None, 4, False, entries), Night(None, 5, False, entries))
+    plan = Plan((Day(2, True), Day(3, True), Day(9, True)), nights)
+    return plan, World(deal, 1), World(other, 2)
+
+
+def test_closed_cards_keep_the_one_black_left_rule_to_what_the_table_knows() -> None:
+    """Closed cards: whether the mafia are down to one player is no day's news. The rule goes
+    by the black cards dealt (three here), so day 3 asks for one or two candidates in both
+    games, and a second candidate is taken in both."""
+    variant = Variant("city", "closed")
+    plan, one, other = city_closed_pair()
+    heard = play(variant, plan, one)
+    also = play(variant, plan, other)
+    assert heard.public() == also.public(), "\n".join(
+        first_difference(heard.public(), also.public())
+    )
+    said = [event[2][0] for event in heard.public() if event[1] == "say"]
+    assert "day.nominations_one" not in said and said.count("day.nominations") == 3
+    assert heard.state is not None and heard.state.day == 3
+    alone = [seat for seat, player in heard.state.players.items() if player.alive]
+    assert [heard.state.players[s].role for s in alone].count(Role.DON) == 1
+    nominated = heard.state.record["days"][-1]["nominations"]
+    assert any(len(seats) == 2 for seats in nominated.values())
