@@ -19,6 +19,7 @@ EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "6"))
 VARIANTS = [
     Variant("club", "open"),
     Variant("fiim", "open"),
+    Variant("fiim", "closed"),
     Variant("fiim", "half_closed"),
     Variant("city", "open"),
     Variant("city", "closed"),
@@ -79,3 +80,25 @@ def test_closed_cards_keep_the_one_black_left_rule_to_what_the_table_knows() -> 
     assert [heard.state.players[s].role for s in alone].count(Role.DON) == 1
     nominated = heard.state.record["days"][-1]["nominations"]
     assert any(len(seats) == 2 for seats in nominated.values())
+
+
+def test_fiim_nights_take_a_shot_for_every_black_card_whoever_has_left() -> None:
+    """FIIM, cards closed: the town votes out seat 2 on day 1, a mafioso in one game and a
+    civilian in the other. Night 1 hears three shots' clicks in both (a turn for every black
+    card dealt), so the table cannot count the black players by ear."""
+    variant = Variant("fiim", "closed")
+    deal = {1: Role.DON, 2: Role.MAFIA, 3: Role.MAFIA, 4: Role.SHERIFF}
+    deal |= {seat: Role.CIVILIAN for seat in range(5, 11)}
+    other = {**deal, 2: Role.CIVILIAN, 9: Role.MAFIA}
+    entries = {role: ("ok",) for role in (Role.MAFIA, Role.DON, Role.SHERIFF)}
+    plan = Plan((Day(2, False), Day(5, False)), (Night(None, None, False, entries),))
+    heard = play(variant, plan, World(deal, 1)).public()
+    also = play(variant, plan, World(other, 2)).public()
+    assert heard == also, "\n".join(first_difference(heard, also))
+    night = [e for e in heard if e[2] == "key_ack" and 0 < e[0] - dusk(heard) < 25]
+    assert len(night) == 3
+
+
+def dusk(heard: list[tuple[float, str, object]]) -> float:
+    """When night 1 fell."""
+    return next(at for at, kind, what in heard if kind == "say" and what[0] == "night.start")  # type: ignore[index]

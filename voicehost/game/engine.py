@@ -335,12 +335,13 @@ class Engine:
             or self.action(spec) != "kill"
         ):
             return None
-        shooters = self._black_seats(state)
-        if not shooters:
+        if not self._black_seats(state):
             return None
-        shot = {shooter for shooter, _ in state.night_actions.shots}
-        waiting = [seat for seat in shooters if seat not in shot]
-        turns = len(shooters)
+        living, waiting = self._shot_turns_left(state)
+        turns = len(self._shot_order(state))
+        question = "prompt_shots_in"
+        if waiting:
+            question = "prompt_shot_turn" if waiting[0] in living else "prompt_shot_turn_departed"
         return Prompt(
             PromptKind.SEATS,
             1,
@@ -350,10 +351,31 @@ class Engine:
             role=spec.name.value,
             action="kill",
             may_miss=True,
-            question="prompt_shot_turn" if waiting else "prompt_shots_in",
+            question=question,
             turn=turns - len(waiting) + 1 if waiting else turns,
             turns=turns,
         )
+
+    def _shot_order(self, state: GameState) -> list[Seat]:
+        """The turns of a night's shot when each black player shoots: the living black players
+        in seat order, then those who have left. A turn for every black card dealt, so the table
+        hears as many entries whoever has left, its cards closed; a departed player's turn takes
+        an entry and drops it."""
+        living = self._black_seats(state)
+        departed = [
+            seat
+            for seat, player in sorted(state.players.items())
+            if not player.alive and player.role is not None
+            and self.team_of(player.role) is Team.BLACK
+        ]  # fmt: skip
+        return living + departed
+
+    def _shot_turns_left(self, state: GameState) -> tuple[list[Seat], list[Seat]]:
+        """The living black seats, and the turns still to be entered tonight."""
+        actions = state.night_actions
+        taken = {shooter for shooter, _ in actions.shots} | set(actions.dropped_shots)
+        waiting = [seat for seat in self._shot_order(state) if seat not in taken]
+        return self._black_seats(state), waiting
 
     def _nomination_prompt(self, state: GameState) -> Prompt | None:
         speaker = state.current_speaker
@@ -739,11 +761,13 @@ class Engine:
         if spec.team is not Team.BLACK:  # a kill of its own (the Maniac's, the Commissar's)
             actions.other_kills[spec.name] = target
         elif self.ruleset.agreement == "unanimous":  # MR 8.4: each black player in seat order
-            shot = {shooter for shooter, _ in actions.shots}
-            waiting = [seat for seat in self._black_seats(state) if seat not in shot]
+            living, waiting = self._shot_turns_left(state)
             if not waiting:
                 raise RuleViolation("fiim_shots_entered")
-            actions.shots.append((waiting[0], target))
+            if waiting[0] in living:
+                actions.shots.append((waiting[0], target))
+            else:  # the turn of a black player who has left: taken as any, and dropped
+                actions.dropped_shots = (*actions.dropped_shots, waiting[0])
         else:
             actions.shot = target
         actions.shot_entered = True
