@@ -18,6 +18,8 @@ EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "6"))
 
 VARIANTS = [
     Variant("club", "open"),
+    Variant("club", "half_closed"),
+    Variant("club", "closed"),
     Variant("fiim", "open"),
     Variant("fiim", "closed"),
     Variant("fiim", "half_closed"),
@@ -102,3 +104,19 @@ def test_fiim_nights_take_a_shot_for_every_black_card_whoever_has_left() -> None
 def dusk(heard: list[tuple[float, str, object]]) -> float:
     """When night 1 fell."""
     return next(at for at, kind, what in heard if kind == "say" and what[0] == "night.start")  # type: ignore[index]
+
+
+def test_a_rule_file_with_closed_cards_calls_the_steps_of_roles_that_have_left() -> None:
+    """The club's rules with closed cards (a club's own file): the Doctor voted out unseen on
+    day 1 is still woken on night 1, as in the game where a civilian left."""
+    variant = Variant("club", "closed")
+    deal = {1: Role.MAFIA, 2: Role.MAFIA, 3: Role.MAFIA, 4: Role.COMMISSAR, 5: Role.DOCTOR}
+    deal |= {seat: Role.CIVILIAN for seat in range(6, 11)}
+    other = {**deal, 5: Role.CIVILIAN, 6: Role.DOCTOR}
+    entries = {role: ("ok",) for role in (Role.MAFIA, Role.COMMISSAR, Role.DOCTOR)}
+    plan = Plan((Day(5, False), Day(7, False)), (Night(None, None, False, entries),))
+    heard = play(variant, plan, World(deal, 1)).public()
+    also = play(variant, plan, World(other, 2)).public()
+    assert heard == also, "\n".join(first_difference(heard, also))
+    said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
+    assert said.count("night.doctor_wakes") == 2  # night 0 and night 1

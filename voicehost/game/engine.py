@@ -91,6 +91,13 @@ class Engine:
         return str(self.value(self.ruleset.cards))
 
     @property
+    def calls_departed(self) -> bool:
+        """Every night step is called, even when its holder has left: as the rule set says
+        (``night.call_departed``), and always when a card that leaves is not told (closed or
+        half-closed cards), since a step no longer called would tell the table who had left."""
+        return self.ruleset.call_departed or self.cards != "open"
+
+    @property
     def black_count(self) -> int:
         """How many black players sit at this table."""
         table = self.value(self.ruleset.black)
@@ -748,7 +755,7 @@ class Engine:
 
     def _nobody_acts(self, state: GameState, spec: RoleSpec) -> bool:
         """A step called (fair nights) though its role has left the table."""
-        if not self.ruleset.call_departed:
+        if not self.calls_departed:
             return False
         if spec.name is Role.MAFIA:  # the black team's step: any black player shoots
             return not self._black_seats(state)
@@ -860,7 +867,7 @@ class Engine:
             # has left is not called; the step under way still has its place in the order.
             called = (
                 night0
-                or self.ruleset.call_departed
+                or self.calls_departed
                 or step is current
                 or step.role is Role.MAFIA
                 or state.role_alive(step.role)
