@@ -87,12 +87,14 @@ class Variant:
 class Night:
     """What the table may know of a night: whom it takes (None: nobody), the «путана»'s client
     (named in the morning), the club Commissar's find as the town hears it, and each step's
-    entries by role: "ok" (taken) or "no" (refused), in order."""
+    entries by role: "ok" (taken) or "no" (refused), in order. ``saved``: the victim is shot
+    and the Doctor's heal saves them (the morning says someone was saved)."""
 
     victim: int | None
     client: int | None
     found: bool
     entries: dict[Role, tuple[str, ...]]
+    saved: bool = False
 
 
 @dataclass(frozen=True)
@@ -135,22 +137,33 @@ def told(engine: Engine, role: Role) -> str | None:
     return None
 
 
-def killer(engine: Engine, world: World, alive: set[int], night: Night) -> Role | None:
-    """Who can take the night's victim in ``world`` (the black team, else the Maniac), or None
-    when nobody can (the plan does not fit this deal)."""
+def killers(engine: Engine, world: World, alive: set[int], night: Night) -> list[Role]:
+    """Who can shoot the night's victim in ``world`` (the black team, the Maniac): none when
+    the plan does not fit this deal (the victim immortal, a shot the «путана» blocks, the
+    Doctor who is to save the victim gone, blocked or the victim himself)."""
     victim = night.victim
     assert victim is not None
     spec = engine.ruleset.roles.get(world.deal[victim])
     if victim not in alive or (spec is not None and spec.immortal):
-        return None
+        return []
+    if night.saved:
+        doctor = world.holder(Role.DOCTOR)
+        if doctor not in alive or doctor in (night.client, victim):
+            return []
     black = [s for s in alive if engine.team_of(world.deal[s]) is Team.BLACK]
-    client_black = night.client is not None and night.client in black
-    if black and not client_black:
-        return Role.MAFIA
-    maniac = [s for s in alive if world.deal[s] is Role.MANIAC and engine.enabled(Role.MANIAC)]
-    if maniac and night.client != maniac[0] and victim != maniac[0]:
-        return Role.MANIAC
-    return None
+    found: list[Role] = []
+    if black and night.client not in black:
+        found.append(Role.MAFIA)
+    maniac = world.holder(Role.MANIAC)
+    if engine.enabled(Role.MANIAC) and maniac in alive and maniac not in (night.client, victim):
+        found.append(Role.MANIAC)
+    return found
+
+
+def killer(engine: Engine, world: World, alive: set[int], night: Night) -> Role | None:
+    """Who shoots the victim in ``world``: a hidden choice where two could (its seed's)."""
+    found = killers(engine, world, alive, night)
+    return found[world.seed % len(found)] if found else None
 
 
 def announced_roles(engine: Engine) -> tuple[Role, ...]:
@@ -198,15 +211,18 @@ def course(engine: Engine, plan: Plan, world: World) -> list[Any] | None:
         if night.victim is not None:
             if killer(engine, world, alive, night) is None:
                 return None
-            if leave(night.victim):
+            won = not night.saved and leave(night.victim)
+            present("morning")  # the Commissar's find is told before the winner
+            if won:
                 break
-        present("morning")
+        else:
+            present("morning")
     return trace
 
 
 def over(trace: list[Any] | None) -> bool:
     """The course ends in a win."""
-    return bool(trace) and len(trace[-1]) == 3 and trace[-1][2] is not None  # type: ignore[index]
+    return any(len(item) == 3 and item[2] is not None for item in trace or [])
 
 
 @st.composite
@@ -259,8 +275,15 @@ def _draw_plan(engine: Engine, world: World, draw: st.DrawFn) -> Plan:
             if killer(engine, world, alive, night) is not None:
                 possible.append(seat)
         victim = draw(st.sampled_from(possible))
-        nights.append(Night(victim, client, found, entries))
-        if victim is not None:
+        saved = False
+        again = bool(nights) and nights[-1].saved and nights[-1].victim == victim
+        if victim is not None and not again and draw(st.integers(0, 3)) == 0:
+            saved = (
+                killer(engine, world, alive, Night(victim, client, found, entries, True))
+                is not None
+            )
+        nights.append(Night(victim, client, found, entries, saved))
+        if victim is not None and not saved:
             if over(course(engine, Plan(tuple(days), tuple(nights)), world)):
                 break
             alive.discard(victim)
@@ -530,11 +553,13 @@ class Game:
         holder = self.world.holder(role)
         present = holder in alive if role is not Role.MAFIA else bool(self._black())
         if action == "kill":
-            if night.victim is None:
+            if night.victim is not None:
+                who = killer(self.engine, self.world, set(alive), night)
+                self.enter(at, night.victim if who is role else None)
+            elif self.engine.ruleset.agreement == "unanimous" and role is Role.MAFIA:
+                self.enter(at, self._disagreeing_shot(alive))
+            else:
                 self.enter(at, None)
-                return
-            who = killer(self.engine, self.world, set(alive), night)
-            self.enter(at, night.victim if who is role else None)
             return
         if action == "block":
             self.enter(at, night.client if present and night.client else self._any(alive, holder))
@@ -549,6 +574,12 @@ class Game:
             self.enter(at, self._heal(role, night, alive, holder))
             return
         self.enter(at, self.random.choice(alive))
+
+    def _disagreeing_shot(self, alive: list[int]) -> int | None:
+        """No agreed shot: the first living black player shoots someone and the others miss,
+        or all miss (a hidden choice); a lone shooter misses."""
+        first = self.host.prompt().turn == 1 and len(self._black()) > 1
+        return self.random.choice([None, *alive]) if first else None
 
     def _black(self) -> list[int]:
         return [s for s in self._alive() if self.engine.team_of(self.world.deal[s]) is Team.BLACK]
@@ -570,12 +601,23 @@ class Game:
         state = self.host.state
         assert state is not None
         spec = self.engine.ruleset.roles[role]
-        pool = [s for s in alive if s != night.victim]
+        if night.saved:
+            return int(night.victim)  # type: ignore[arg-type]
+        pool = [s for s in alive if s != night.victim and s not in self._saved_later()]
         if not self.engine.value(spec.same_twice):
             pool = [s for s in pool if s != state.previous.get(role)]
         if not self.engine.value(spec.self_target) or (spec.self_once and role in state.used_once):
             pool = [s for s in pool if s != holder]
         return self.random.choice(pool)
+
+    def _saved_later(self) -> set[int]:
+        """Tomorrow night's saved victim: not healed tonight (a patient is not healed twice
+        running), nor the Doctor's own seat (his one self-heal is kept)."""
+        state = self.host.state
+        assert state is not None
+        later = self.plan.nights[state.night :][:1]
+        out = {n.victim for n in later if n.saved and n.victim is not None}
+        return out | ({self.world.holder(Role.DOCTOR) or 0} if later and later[0].saved else set())
 
     def _refused(self, role: Role, state: GameState) -> int:
         """A seat the rules refuse at this step, for a reason this world allows: a typo, a seat

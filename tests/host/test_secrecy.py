@@ -14,7 +14,7 @@ from secrecykit import Day, Night, Plan, Variant, World, first_difference, pairs
 
 from voicehost.game.model import Role
 
-EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "8"))
 
 VARIANTS = [
     Variant("club", "open"),
