@@ -12,8 +12,9 @@ so is the winner after every departure.
 ``play(variant, plan, world)`` plays the game on the real Host on a fake clock, every entry on the
 keypad (the night's keys at the same moments in both worlds), and returns what the table
 noticed: each announcement and cue with its moment (a speech takes time by its length), the
-board's frame (the web face's) and, by day, the terminal's status lines and log. The end of the
-game's cards, shown when it is over, are left out: they are the end's to tell.
+board's frame (the web face's) and the terminal's status lines and log (by night without the
+question, which is the host's own: FIIM's names whose shot it is). The end of the game's cards,
+shown when it is over, are left out: they are the end's to tell.
 """
 
 from __future__ import annotations
@@ -63,12 +64,19 @@ class Variant:
 
     preset: str
     cards: str
+    #: settings of config.yaml to play with, as (section, key, value): ("rules", "acquaintance",
+    #: True) is `rules: acquaintance: true`
+    options: tuple[tuple[str, str, Any], ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.preset}-{self.cards}"
+        extra = "".join(f"-{key}={value}" for _, key, value in self.options)
+        return f"{self.preset}-{self.cards}{extra}"
 
     def settings(self) -> Settings:
         settings = with_preset(config.load(None), self.preset)
+        for section, key, value in self.options:
+            part = dataclasses.replace(getattr(settings, section), **{key: value})
+            settings = dataclasses.replace(settings, **{section: part})
         if self.preset == "city":
             return dataclasses.replace(
                 settings, city=dataclasses.replace(settings.city, cards=self.cards)
@@ -88,13 +96,16 @@ class Night:
     """What the table may know of a night: whom it takes (None: nobody), the «путана»'s client
     (named in the morning), the club Commissar's find as the town hears it, and each step's
     entries by role: "ok" (taken) or "no" (refused), in order. ``saved``: the victim is shot
-    and the Doctor's heal saves them (the morning says someone was saved)."""
+    and the Doctor's heal saves them (the morning says someone was saved). ``foul``: a seat the
+    host gives a foul after the night's first step, which disqualifies them at night (told in
+    the morning, as the rules have it)."""
 
     victim: int | None
     client: int | None
     found: bool
     entries: dict[Role, tuple[str, ...]]
     saved: bool = False
+    foul: int | None = None
 
 
 @dataclass(frozen=True)
@@ -166,6 +177,14 @@ def killer(engine: Engine, world: World, alive: set[int], night: Night) -> Role 
     return found[world.seed % len(found)] if found else None
 
 
+def night_fouls_disqualify(engine: Engine) -> bool:
+    """A foul at night disqualifies at once (the club's and the city's rules)."""
+    return bool(
+        engine.ruleset.fouls == "night_foul_or_limit_disqualifies"
+        and engine.rules.night_foul_disqualifies
+    )
+
+
 def announced_roles(engine: Engine) -> tuple[Role, ...]:
     """Cards whose presence the morning tells by the rules, whatever the cards show: the
     «путана»'s client is named every morning she is at the table; the club's Commissar's find
@@ -208,6 +227,11 @@ def course(engine: Engine, plan: Plan, world: World) -> list[Any] | None:
         putana = world.holder(Role.PUTANA)
         if night.client is not None and (night.client == putana or night.client not in alive):
             return None
+        if night.foul is not None:
+            if night.foul not in alive:
+                return None
+            if leave(night.foul):
+                break
         if night.victim is not None:
             if killer(engine, world, alive, night) is None:
                 return None
@@ -269,20 +293,26 @@ def _draw_plan(engine: Engine, world: World, draw: st.DrawFn) -> Plan:
             if engine.enabled(step.role)
         }
         found = draw(st.booleans())
+        foul = None
+        if night_fouls_disqualify(engine) and draw(st.integers(0, 3)) == 0:
+            foul = draw(st.sampled_from(sorted(alive)))
+            trial = Plan(tuple(days), (*nights, Night(None, client, found, entries, foul=foul)))
+            if over(course(engine, trial, world)):
+                foul = None
+        if foul is not None:
+            alive.discard(foul)
         possible: list[int | None] = [None]
         for seat in sorted(alive):
-            night = Night(seat, client, found, entries)
+            night = Night(seat, client, found, entries, foul=foul)
             if killer(engine, world, alive, night) is not None:
                 possible.append(seat)
         victim = draw(st.sampled_from(possible))
         saved = False
         again = bool(nights) and nights[-1].saved and nights[-1].victim == victim
         if victim is not None and not again and draw(st.integers(0, 3)) == 0:
-            saved = (
-                killer(engine, world, alive, Night(victim, client, found, entries, True))
-                is not None
-            )
-        nights.append(Night(victim, client, found, entries, saved))
+            trial = Night(victim, client, found, entries, True, foul)
+            saved = killer(engine, world, alive, trial) is not None
+        nights.append(Night(victim, client, found, entries, saved, foul))
         if victim is not None and not saved:
             if over(course(engine, Plan(tuple(days), tuple(nights)), world)):
                 break
@@ -370,19 +400,24 @@ class Game:
         self.face = WebFace(self.host, write_protocol=lambda: "")
         self._board = ""
         self._screen: tuple[str, ...] = ()
+        self._killers: dict[int, Role | None] = {}
 
     # ---- what the table sees
 
     def look(self) -> None:
-        """The board's frame and, by day, the terminal's lines, noted when they change."""
+        """The board's frame and the terminal's lines (by night but the question), noted when
+        they change."""
         now = round(self.clock.now(), 6)
         board, _ = self.face.frames()
         if board != self._board:
             self._board = board
             self.noticed.events.append((now, "board", board))
         state = self.host.state
-        if state is not None and not state.phase.is_night and not state.over:
-            lines = tuple(status_lines(self.host)) + tuple(self.screen.lines)
+        if state is not None and not state.over:
+            status = status_lines(self.host)
+            if state.phase.is_night:
+                status = status[:-1]
+            lines = tuple(status) + tuple(self.screen.lines)
             if lines != self._screen:
                 self._screen = lines
                 self.noticed.events.append((now, "screen", lines))
@@ -537,6 +572,12 @@ class Game:
                     self.enter(at, self._refused(role, state))
                 else:
                     self._taken(role, night, at)
+        first = next(s for s in self.engine.ruleset.night_steps if self.engine.enabled(s.role))
+        if night.foul is not None and role is first.role:
+            at = start + NIGHT_FIRST + NIGHT_GAP * index
+            self.advance_to(at - 1.0)
+            self.press(Key.FOUL)
+            self.enter(at, night.foul)
 
     def _alive(self) -> list[int]:
         state = self.host.state
@@ -554,7 +595,10 @@ class Game:
         present = holder in alive if role is not Role.MAFIA else bool(self._black())
         if action == "kill":
             if night.victim is not None:
-                who = killer(self.engine, self.world, set(alive), night)
+                if state.night not in self._killers:  # before the night's foul, without it
+                    living = set(alive) - {night.foul}
+                    self._killers[state.night] = killer(self.engine, self.world, living, night)
+                who = self._killers[state.night]
                 self.enter(at, night.victim if who is role else None)
             elif self.engine.ruleset.agreement == "unanimous" and role is Role.MAFIA:
                 self.enter(at, self._disagreeing_shot(alive))
