@@ -65,7 +65,7 @@ class Variant:
     preset: str
     cards: str
     #: settings of config.yaml to play with, as (section, key, value): ("rules", "acquaintance",
-    #: True) is `rules: acquaintance: true`
+    #: True) is `rules: acquaintance: true`; ("", "players", 6) is `players: 6`
     options: tuple[tuple[str, str, Any], ...] = ()
 
     def __str__(self) -> str:
@@ -75,6 +75,9 @@ class Variant:
     def settings(self) -> Settings:
         settings = with_preset(config.load(None), self.preset)
         for section, key, value in self.options:
+            if not section:
+                settings = dataclasses.replace(settings, **{key: value})
+                continue
             part = dataclasses.replace(getattr(settings, section), **{key: value})
             settings = dataclasses.replace(settings, **{section: part})
         if self.preset == "city":

@@ -24,6 +24,7 @@ VARIANTS = [
     ),
     Variant("club", "open", (("rules", "acquaintance", True),)),
     Variant("city", "closed", (("city", "commissar_action", "kill"),)),
+    Variant("city", "closed", (("", "players", 6),)),  # one black card dealt
 ]
 
 
@@ -138,3 +139,17 @@ def test_with_closed_cards_a_killed_commissar_speaks_as_any_victim() -> None:
     said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
     assert "day.killed_commissar_silent" not in said
     assert said.count("day.last_words") == 2  # day 1's, and the night's victim's
+
+
+def test_closed_cards_at_a_table_dealt_one_black_card_keep_the_rule_from_the_first_day() -> None:
+    """Six players of City Mafia, closed cards: one black card is dealt (the Don), which the
+    table knows, so every day asks for one candidate each."""
+    variant = Variant("city", "closed", (("", "players", 6),))
+    deal = {1: Role.COMMISSAR, 2: Role.DOCTOR, 3: Role.DON, 4: Role.PUTANA, 5: Role.MANIAC}
+    deal[6] = Role.IMMORTAL
+    steps = (Role.PUTANA, Role.MAFIA, Role.DON, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC)
+    entries = {role: ("ok",) for role in steps}
+    plan = Plan((Day(1, True), Day(2, True)), (Night(None, 6, False, entries),))
+    heard = play(variant, plan, World(deal, 1)).public()
+    said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
+    assert said.count("day.nominations_one") == 2 and "day.nominations" not in said
