@@ -416,7 +416,11 @@ def test_mr_8_5_8_7_the_shot_counts_only_when_all_agree(
         assert timers(table.effects)[-1].seconds == 60
 
 
-def test_mr_8_4_a_fourth_shot_is_refused_and_a_departed_shooter_does_not_shoot() -> None:
+def test_mr_8_4_a_departed_shooters_turn_takes_an_entry_for_nothing_and_a_fourth_is_refused() -> (
+    None
+):
+    """A turn for every black card dealt: with the cards closed, the table must hear as many
+    entries whether or not a black player has left; the departed one's counts for nothing."""
     table = FiimTable()
     table.agree()
     table.speeches({1: 9})  # day 1, one nominee: no vote
@@ -425,6 +429,8 @@ def test_mr_8_4_a_fourth_shot_is_refused_and_a_departed_shooter_does_not_shoot()
     table.votes(10)  # all against 9, a black player
     table.last_words()
     table.shoot(Seat(1), Seat(1))  # seats 2 and 5 remain black
+    assert table.engine.prompt(table.state).question == "prompt_shot_turn_departed"
+    table.shoot(Seat(3))  # 9's turn: taken, and dropped
     assert table.reject(EnterSeats((Seat(1),))).code == "fiim_shots_entered"
     table.time_up()
     table.time_up()

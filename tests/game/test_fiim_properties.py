@@ -225,7 +225,11 @@ class FiimGame:
                 for _ in range(self.draw.draw(st.integers(0, len(black)))):
                     choice = self.pick(["miss", *living])
                     self.step(Miss() if choice == "miss" else EnterSeats((choice,)))  # type: ignore[arg-type]
-            if black and len(self.state.night_actions.shots) == len(black):
+            actions = self.state.night_actions
+            if black and len(actions.shots) == len(black):
+                dealt = [s for s, p in state.players.items() if p.role in (Role.MAFIA, Role.DON)]
+                for _ in range(len(dealt) - len(black) - len(actions.dropped_shots)):
+                    self.step(Miss())  # a departed black player's turn: taken, dropped
                 self.refused(EnterSeats((living[0],)), "fiim_shots_entered")  # MR 8.4
         else:
             role = Role.DON if phase is Phase.NIGHT_DON else Role.SHERIFF

@@ -265,6 +265,7 @@ def describe(ruleset: Any, book: Any, game: Any) -> list[str]:
     line: every policy in words (``rules.value``), each card by its name in the phrase book,
     the windows in seconds and each setting by this table's value (``game``)."""
     from voicehost.cli.texts import message as m
+    from voicehost.game.engine import Engine
 
     w = Words(book, game)
     lines = [m("rules.describe.header", name=ruleset.name, source=ruleset.source), ""]
@@ -327,7 +328,7 @@ def describe(ruleset: Any, book: Any, game: Any) -> list[str]:
         m(
             "rules.describe.night",
             agreement=w.policy("agreement", ruleset.agreement),
-            called=w.yes_no(ruleset.call_departed),
+            called=w.yes_no(Engine(game, ruleset).calls_departed),  # closed cards: always
         )
     )
     lines.extend(step_line(step) for step in ruleset.night_steps)

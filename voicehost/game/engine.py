@@ -91,6 +91,13 @@ class Engine:
         return str(self.value(self.ruleset.cards))
 
     @property
+    def calls_departed(self) -> bool:
+        """Every night step is called, even when its holder has left: as the rule set says
+        (``night.call_departed``), and always when a card that leaves is not told (closed or
+        half-closed cards), since a step no longer called would tell the table who had left."""
+        return self.ruleset.call_departed or self.cards != "open"
+
+    @property
     def black_count(self) -> int:
         """How many black players sit at this table."""
         table = self.value(self.ruleset.black)
@@ -337,12 +344,13 @@ class Engine:
             or self.action(spec) != "kill"
         ):
             return None
-        shooters = self._black_seats(state)
-        if not shooters:
+        if not self._black_seats(state):
             return None
-        shot = {shooter for shooter, _ in state.night_actions.shots}
-        waiting = [seat for seat in shooters if seat not in shot]
-        turns = len(shooters)
+        living, waiting = self._shot_turns_left(state)
+        turns = len(self._shot_order(state))
+        question = "prompt_shots_in"
+        if waiting:
+            question = "prompt_shot_turn" if waiting[0] in living else "prompt_shot_turn_departed"
         return Prompt(
             PromptKind.SEATS,
             1,
@@ -352,10 +360,31 @@ class Engine:
             role=spec.name.value,
             action="kill",
             may_miss=True,
-            question="prompt_shot_turn" if waiting else "prompt_shots_in",
+            question=question,
             turn=turns - len(waiting) + 1 if waiting else turns,
             turns=turns,
         )
+
+    def _shot_order(self, state: GameState) -> list[Seat]:
+        """The turns of a night's shot when each black player shoots: the living black players
+        in seat order, then those who have left. A turn for every black card dealt, so the table
+        hears as many entries whoever has left, its cards closed; a departed player's turn takes
+        an entry and drops it."""
+        living = self._black_seats(state)
+        departed = [
+            seat
+            for seat, player in sorted(state.players.items())
+            if not player.alive and player.role is not None
+            and self.team_of(player.role) is Team.BLACK
+        ]  # fmt: skip
+        return living + departed
+
+    def _shot_turns_left(self, state: GameState) -> tuple[list[Seat], list[Seat]]:
+        """The living black seats, and the turns still to be entered tonight."""
+        actions = state.night_actions
+        taken = {shooter for shooter, _ in actions.shots} | set(actions.dropped_shots)
+        waiting = [seat for seat in self._shot_order(state) if seat not in taken]
+        return self._black_seats(state), waiting
 
     def _nomination_prompt(self, state: GameState) -> Prompt | None:
         speaker = state.current_speaker
@@ -728,7 +757,7 @@ class Engine:
 
     def _nobody_acts(self, state: GameState, spec: RoleSpec) -> bool:
         """A step called (fair nights) though its role has left the table."""
-        if not self.ruleset.call_departed:
+        if not self.calls_departed:
             return False
         if spec.name is Role.MAFIA:  # the black team's step: any black player shoots
             return not self._black_seats(state)
@@ -741,11 +770,13 @@ class Engine:
         if spec.team is not Team.BLACK:  # a kill of its own (the Maniac's, the Commissar's)
             actions.other_kills[spec.name] = target
         elif self.ruleset.agreement == "unanimous":  # MR 8.4: each black player in seat order
-            shot = {shooter for shooter, _ in actions.shots}
-            waiting = [seat for seat in self._black_seats(state) if seat not in shot]
+            living, waiting = self._shot_turns_left(state)
             if not waiting:
                 raise RuleViolation("fiim_shots_entered")
-            actions.shots.append((waiting[0], target))
+            if waiting[0] in living:
+                actions.shots.append((waiting[0], target))
+            else:  # the turn of a black player who has left: taken as any, and dropped
+                actions.dropped_shots = (*actions.dropped_shots, waiting[0])
         else:
             actions.shot = target
         actions.shot_entered = True
@@ -838,7 +869,7 @@ class Engine:
             # has left is not called; the step under way still has its place in the order.
             called = (
                 night0
-                or self.ruleset.call_departed
+                or self.calls_departed
                 or step is current
                 or step.role is Role.MAFIA
                 or state.role_alive(step.role)
@@ -940,6 +971,9 @@ class Engine:
             if self.cards == "open":
                 role = self._role_value(state.players[seat].role)
                 out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
+            elif self.cards == "half_closed" and state.players[seat].role is not None:
+                team = self.team_of(state.players[seat].role).value  # the team, as by day
+                out.append(Say("city.disqualified_team", {"seat": seat, "team": team}))
             else:
                 out.append(Say("fiim.removed", {"seat": seat}))
 
@@ -974,7 +1008,9 @@ class Engine:
         queue: list[Seat] = []
         for seat in killed:
             card = self.ruleset.roles.get(state.players[seat].role or Role.CIVILIAN)
-            if card is not None and not self.value(card.killed_speaks):
+            # a card that leaves in silence (the club's Commissar) does so only where the
+            # cards are open: with closed cards the silence would name it
+            if card is not None and not self.value(card.killed_speaks) and self.cards == "open":
                 if card.silent:
                     out.append(Say(card.silent))
             elif self.rules.last_words_after_kill:
@@ -1359,12 +1395,21 @@ class Engine:
     def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
         state.phase = Phase.NOMINATION
         self._order_speakers(state)
-        one_black = self.living_of(state, Team.BLACK) == 1
+        one_black = self.black_known(state) == 1
         out.append(Say("day.nominations_one" if one_black else "day.nominations"))
         self._next_nomination_speaker(state, out)
 
+    def black_known(self, state: GameState) -> int:
+        """How many black players the table knows to be at the table, as the one-black-left
+        rule counts them: with open or half-closed cards every card that leaves tells its team,
+        so the count is the true one; closed cards tell nothing, so the table knows only the
+        black cards dealt (docs/RULES.md, the nominations)."""
+        if self.cards == "closed":
+            return self.black_count
+        return self.living_of(state, Team.BLACK)
+
     def _nomination_limit(self, state: GameState) -> int:
-        return 1 if self.living_of(state, Team.BLACK) == 1 else 2
+        return 1 if self.black_known(state) == 1 else 2
 
     def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
         """The next speaker; a speech a third foul took (MR 9.5.1) is said to be lost (at three

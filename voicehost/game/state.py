@@ -59,6 +59,8 @@ class NightActions:
     killed: list[Seat] = field(default_factory=list)
     # the roles that have left whose step took an entry tonight, dropped (fair nights)
     dropped: tuple[Role, ...] = ()
+    # FIIM: the black players who have left whose shot's turn took an entry tonight, dropped
+    dropped_shots: tuple[Seat, ...] = ()
 
     def clone(self) -> NightActions:
         return replace(
