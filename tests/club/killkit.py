@@ -96,7 +96,7 @@ def run(job: dict[str, Any]) -> None:
     from voicehost.club import records
 
     folder = Path(job["folder"])
-    settings = club_settings(folder, job["database"])
+    settings = club_settings(folder, job["database"], data_dir="club")
     wire = Tripwire(job["kill_at"])
     wire.arm()
     if job["mode"] == "record":
@@ -120,7 +120,8 @@ def main(jobs: list[dict[str, Any]]) -> list[str]:
 
     ended = []
     for job in jobs:
-        records.connect(club_settings(Path(job["folder"]), job["database"]))  # made and migrated
+        table = club_settings(Path(job["folder"]), job["database"], data_dir="club")
+        records.connect(table)  # made and migrated
         pid = os.fork()
         if pid == 0:
             status = 0

@@ -72,7 +72,7 @@ def next_start(job: dict[str, Any]) -> list[str]:
     what is wrong after it: the game in the database and in its evening exactly once, the
     evening's table equal to the standings, the journal marked, nothing left in the outbox."""
     folder = Path(job["folder"])
-    settings = club_settings(folder, job["database"])
+    settings = club_settings(folder, job["database"], data_dir="club")
     journal = folder / "journals" / "game-00000.jsonl"  # (a boot may have begun another)
     if job["mode"] == "settle":
         from voicehost.cli.session import settle_ended
@@ -123,7 +123,7 @@ def voicehost(folder: Path, database: str, *command: str) -> str:
     config = folder / "config.yaml"
     config.write_text(
         'voice:\n  engine: text\nlistener:\n  enabled: false\nkeypad:\n  enabled: "off"\n'
-        f'club:\n  database: "{database}"\n  table: "стол 1"\n'
+        f'club:\n  database: "{database}"\n  table: "стол 1"\n  data_dir: club\n'
         "storage:\n  journal_dir: journals\n  protocol_dir: protocols\n",
         encoding="utf-8",
     )
