@@ -74,6 +74,9 @@ class _Private:
     def show(self, message: Private) -> None:
         print(f"🔒 {describe_private(message)}", file=self.out)
 
+    def clear(self) -> None:
+        """A night step ended: the line printed stays in the transcript."""
+
     def close(self) -> None:
         """Nothing to release."""
 
