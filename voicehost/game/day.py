@@ -1,0 +1,378 @@
+"""The day: speeches, nominations, candidates, defence, last words and the best move."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from voicehost.game.effects import Effect, Prompt, PromptKind, Say
+from voicehost.game.errors import RuleViolation
+from voicehost.game.model import Phase, Seat, Team, TimerKind
+from voicehost.game.record import DayRecord, seat_key
+from voicehost.game.state import GameState
+from voicehost.game.table import Table
+
+#: The speech kinds of a rule set's ``day.speeches``, by the timer that measures them.
+SPEECH_KINDS = {
+    TimerKind.ACQUAINTANCE_SPEECH: "acquaintance",
+    TimerKind.NOMINATION_SPEECH: "nomination",
+    TimerKind.DEFENCE_SPEECH: "defence",
+    TimerKind.LAST_WORDS: "last_words",
+}
+
+
+class Day(Table):
+    """The day's speeches and nominations, up to the vote."""
+
+    def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
+        """The next player in seat order introduces themselves; after the last, night 0."""
+        state.phase = Phase.ACQUAINTANCE
+        while state.speakers and not state.players[state.speakers[0]].alive:
+            state.speakers.pop(0)
+        if not state.speakers:
+            state.current_speaker = None
+            self.night._start_night0(state, out)
+            return
+        self._give_floor(state, out, state.speakers.pop(0), TimerKind.ACQUAINTANCE_SPEECH)
+
+    def _nomination_prompt(self, state: GameState) -> Prompt | None:
+        speaker = state.current_speaker
+        if speaker is None:
+            return None
+        if self.ruleset.nominations == "in_own_speech_one":
+            if state.speech_running and not state.nominations.get(speaker):
+                return Prompt(
+                    PromptKind.SEATS,
+                    1,
+                    1,
+                    subject=speaker,
+                    speech_running=True,
+                    action="nominate",
+                    question="prompt_nominate",
+                )
+            return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+        already = len(state.nominations.get(speaker, []))
+        room = self._nomination_limit(state) - already
+        if room <= 0:
+            return None
+        owed = not state.speech_running and not already  # the speech is over, no name yet
+        return Prompt(
+            PromptKind.SEATS,
+            0 if already or state.speech_running else 1,
+            room,
+            subject=speaker,
+            speech_running=state.speech_running,
+            action="nominate",
+            question="prompt_nomination_required" if owed else "prompt_nominate",
+        )
+
+    def _owes_nomination(self, state: GameState) -> bool:
+        """The club's speaker whose speech is over has still to name a candidate."""
+        speaker = state.current_speaker
+        return (
+            state.phase is Phase.NOMINATION
+            and self.ruleset.nominations != "in_own_speech_one"
+            and speaker is not None
+            and not state.speech_running
+            and not state.nominations.get(speaker)
+        )
+
+    def _nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
+        speaker = state.current_speaker
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._next_nomination_speaker(state, out)  # nominating is a choice, not a duty
+        elif speaker is not None and state.nominations.get(speaker):
+            self._next_nomination_speaker(state, out)
+        elif speaker is not None:
+            # The club's rules: nominating nobody is not allowed. The speech is over (time, or
+            # «спасибо» before a name): the table hears that a candidate is still owed.
+            out.append(Say("day.nomination_required", {"seat": speaker}))
+
+    def _open_day(self, state: GameState, phase: Phase) -> None:
+        """Today (``_dawn`` counted it) opens in ``phase``: no nominations or candidates yet,
+        the first vote, and its record."""
+        state.phase = phase
+        state.nominations = {}
+        state.candidates = []
+        state.vote_counts = {}  # yesterday's counts are not today's candidates'
+        state.vote_index = 0
+        state.vote_round = 1
+        state.record["days"] = [
+            *state.record["days"],
+            {"day": state.day, "nominations": {}, "candidates": [], "votes": [],
+             "third_vote": None, "left": []},
+        ]  # fmt: skip
+
+    def _start_day(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.day_opening == "speeches":
+            self._open_day(state, Phase.NOMINATION)  # speeches at once (MR 6.1 to 6.3.1)
+            self._order_speakers(state)
+            self._next_nomination_speaker(state, out)
+            return
+        self._open_day(state, Phase.DISCUSSION)
+        seconds = self.timers.discussion_seconds
+        out.append(self._discussion_phrase())
+        state.speech_running = True
+        warning = self._speech_warning("timers.warning_seconds.discussion", seconds)
+        self._start_timer(state, out, TimerKind.DISCUSSION, seconds, warning)
+
+    def _day_record(self, state: GameState) -> DayRecord:
+        """Today's record, copied before it is changed (earlier states share the old one)."""
+        days = state.record["days"]
+        if not state.owns_day:
+            days = [*days[:-1], dict(days[-1])]  # type: ignore[list-item]
+            today = days[-1]
+            today["nominations"] = dict(today["nominations"])
+            today["candidates"] = list(today["candidates"])
+            today["votes"] = list(today["votes"])
+            today["left"] = list(today["left"])
+            state.record["days"] = days
+            state.owns_day = True
+        return days[-1]
+
+    def _first_speaker(self, state: GameState) -> Seat:
+        living = state.living()
+        previous = state.first_speaker
+        if not self.value(self.ruleset.rotate_first_speaker) or previous is None:
+            return living[0]
+        later = [seat for seat in living if seat > previous]
+        return later[0] if later else living[0]
+
+    def _order_speakers(self, state: GameState) -> None:
+        first = self._first_speaker(state)
+        state.first_speaker = first
+        living = state.living()
+        start = living.index(first)
+        state.speakers = living[start:] + living[:start]
+
+    def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
+        state.phase = Phase.NOMINATION
+        self._order_speakers(state)
+        one_black = self.black_known(state) == 1
+        out.append(Say("day.nominations_one" if one_black else "day.nominations"))
+        self._next_nomination_speaker(state, out)
+
+    def _nomination_limit(self, state: GameState) -> int:
+        return 1 if self.black_known(state) == 1 else 2
+
+    def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
+        """The next speaker; a speech a third foul took (MR 9.5.1) is said to be lost (at three
+        or four players a short one instead), and a nomination is still waited for briefly."""
+        state.lost_speech = state.short_speech = None
+        while state.speakers and not state.players[state.speakers[0]].alive:
+            state.speakers.pop(0)
+        if not state.speakers:
+            state.current_speaker = None
+            self._announce_candidates(state, out)
+            return
+        if state.speakers[0] not in state.speech_lost:
+            self._give_floor(state, out, state.speakers.pop(0), TimerKind.NOMINATION_SPEECH)
+            return
+        seat = state.speakers.pop(0)
+        state.speech_lost = [s for s in state.speech_lost if s != seat]
+        fiim = self.settings.fiim
+        short = len(state.living()) <= 4
+        key = "fiim.short_speech" if short else "fiim.speech_skipped"
+        seconds = fiim.short_speech_seconds if short else fiim.skipped_speech_seconds
+        state.current_speaker = seat
+        state.lost_speech = None if short else seat
+        state.short_speech = seat if short else None
+        out.append(Say(key, {"seat": seat}))
+        state.speech_running = True
+        warning = (
+            self._speech_warning("timers.warning_seconds.fiim_short_speech", seconds)
+            if short
+            else None
+        )
+        self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
+
+    def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+        speaker = state.current_speaker
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._nominate_in_speech(state, speaker, seats, out)
+            return
+        if speaker is None:
+            raise RuleViolation("not_now", phase=state.phase.value)
+        if not seats:
+            raise RuleViolation("nomination_required")
+        for seat in seats:
+            self._validate_seat(state, seat)
+            if seat == speaker:
+                raise RuleViolation("self_nomination", seat=seat)
+        already = state.nominations.get(speaker, [])
+        added = [seat for seat in self._distinct(seats) if seat not in already]
+        limit = self._nomination_limit(state)
+        if len(already) + len(added) > limit:
+            if limit == 1:
+                raise RuleViolation("one_nomination_only")
+            raise RuleViolation("too_many_nominations", seat=speaker, count=len(already))
+        state.nominations[speaker] = already + added
+        self._day_record(state)["nominations"][seat_key(speaker)] = list(state.nominations[speaker])
+        if self.rules.confirm_nominations:
+            for seat in added:
+                out.append(Say("day.nomination_accepted", {"seat": seat}))
+        if not state.speech_running:
+            self._next_nomination_speaker(state, out)
+
+    def _nominate_in_speech(
+        self, state: GameState, speaker: Seat | None, seats: tuple[Seat, ...], out: list[Effect]
+    ) -> None:
+        """MR 7.2 to 7.6: during one's own speech, at most one seat, not one already up; the
+        host confirms it aloud."""
+        if speaker is None or not state.speech_running:
+            raise RuleViolation("fiim_nominate_in_speech")
+        self._exactly(seats, 1)
+        seat = seats[0]
+        self._validate_seat(state, seat)
+        if state.nominations.get(speaker):
+            raise RuleViolation("fiim_one_nomination", seat=speaker)
+        if seat in self._nominated(state):
+            raise RuleViolation("fiim_already_nominated", seat=seat)
+        state.nominations[speaker] = [seat]
+        self._day_record(state)["nominations"][seat_key(speaker)] = [seat]
+        out.append(Say("day.nomination_accepted", {"seat": seat}))
+
+    @staticmethod
+    def _nominated(state: GameState) -> list[Seat]:
+        """The nominated seats in the order they were nominated."""
+        return [seat for nominees in state.nominations.values() for seat in nominees]
+
+    def _announce_candidates(self, state: GameState, out: list[Effect]) -> None:
+        if self.ruleset.nominations == "in_own_speech_one":
+            self._candidates_in_nomination_order(state, out)
+            return
+        tally: Counter[Seat] = Counter()
+        for nominees in state.nominations.values():
+            tally.update(seat for seat in nominees if state.players[seat].alive)
+        candidates = select_candidates(tally)
+        state.candidates = candidates
+        self._day_record(state)["candidates"] = list(candidates)
+        if not candidates:
+            self.night._begin_night(state, out)
+            return
+        if len(candidates) == 1:
+            out.append(Say("day.single_candidate", {"seat": candidates[0]}))
+        else:
+            out.append(Say("day.candidates", {"seats": tuple(candidates)}))
+        state.phase = Phase.DEFENCE
+        state.speakers = list(candidates)
+        self._next_defence(state, out)
+
+    def _candidates_in_nomination_order(self, state: GameState, out: list[Effect]) -> None:
+        candidates = [seat for seat in self._nominated(state) if state.players[seat].alive]
+        state.candidates = candidates
+        self._day_record(state)["candidates"] = list(candidates)
+        if state.vote_cancelled_day == state.day:  # a removal cancelled it (MR 9.8)
+            self.fouls._cancel_vote(state, out)
+        elif not candidates:
+            out.append(Say("fiim.no_nominations"))
+            self.night._begin_night(state, out)
+        elif (
+            len(candidates) == 1
+            and state.day == 1
+            and self.settings.fiim.first_day_single_nominee == "no_vote"
+        ):
+            out.append(Say("fiim.single_no_vote", {"seat": candidates[0]}))  # MR 7.16.1
+            self.night._begin_night(state, out)
+        else:
+            self.vote._start_vote(state, out)
+
+    def _next_defence(self, state: GameState, out: list[Effect]) -> None:
+        state.phase = Phase.DEFENCE
+        while state.speakers and not state.players[state.speakers[0]].alive:
+            state.speakers.pop(0)
+        if not state.speakers:
+            state.current_speaker = None
+            self.vote._start_vote(state, out)
+            return
+        self._give_floor(state, out, state.speakers.pop(0), TimerKind.DEFENCE_SPEECH)
+
+    def _next_last_words(self, state: GameState, out: list[Effect]) -> None:
+        state.best_move_by = None  # the victim's minute is over: no best move after it
+        if state.after_last_words == "end" and not state.last_words_queue:
+            state.current_speaker = None
+            assert state.pending_winner is not None  # set with "end"
+            self.end._declare(state, out, state.pending_winner)
+            return
+        state.phase = Phase.LAST_WORDS
+        if not state.last_words_queue:
+            state.current_speaker = None
+            if state.after_last_words == "day":
+                self._start_day(state, out)
+            else:
+                self.night._begin_night(state, out)
+            return
+        self._give_floor(state, out, state.last_words_queue.pop(0), TimerKind.LAST_WORDS)
+
+    def _give_floor(
+        self, state: GameState, out: list[Effect], speaker: Seat, kind: TimerKind
+    ) -> None:
+        """Announce a player's timed speech and start its timer (after the announcement)."""
+        phrase, seconds = self._floor(kind)
+        state.current_speaker = speaker
+        out.append(Say(phrase, {"seat": speaker}))
+        state.speech_running = True
+        name = SPEECH_KINDS[kind]
+        setting = self.ruleset.speech_warnings.get(name, f"timers.warning_seconds.{name}")
+        warning = self._speech_warning(setting, seconds)
+        self._start_timer(state, out, kind, seconds, warning, speaker)
+
+    def _floor(self, kind: TimerKind) -> tuple[str, float]:
+        """The announcement and the length of a timed speech."""
+        phrase, seconds = self.ruleset.speeches[SPEECH_KINDS[kind]]
+        return phrase, self.value(seconds)
+
+    def _best_move_due(self, state: GameState) -> bool:
+        """The first night's victim, unless two or more left by the vote on day 1."""
+        days = state.record["days"]
+        return (
+            bool(self.value(self.ruleset.best_move))
+            and state.night == 1
+            and not (days and len(days[0]["left"]) >= 2)
+            and state.record.get("best_move") is None
+        )
+
+    @staticmethod
+    def _best_move_open(state: GameState) -> bool:
+        return (
+            state.best_move_by is not None
+            and state.phase is Phase.LAST_WORDS
+            and state.current_speaker == state.best_move_by
+            and state.speech_running
+        )
+
+    def _best_move(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+        """Three different seats other than the victim's own; recorded, scored, said aloud."""
+        self._exactly(seats, 3)
+        victim = state.best_move_by
+        assert victim is not None  # _best_move_open
+        for index, seat in enumerate(seats):
+            self._validate_seat(state, seat, alive=False)
+            if seat == victim:
+                raise RuleViolation("fiim_best_move_self", seat=seat)
+            if seat in seats[:index]:
+                raise RuleViolation("duplicate_seats", seat=seat)
+        black = sum(1 for seat in seats if self.team_of(state.players[seat].role) is Team.BLACK)
+        state.record["best_move"] = {"seat": victim, "seats": list(seats), "black": black}
+        state.best_move_by = None
+        out.append(Say("fiim.best_move_taken", {"seat": victim, "seats": seats}))
+
+    def _discussion_phrase(self) -> Say:
+        """«У вас три минуты» / «…две минуты тридцать секунд» / «…сорок пять секунд»."""
+        minutes, seconds = divmod(int(self.timers.discussion_seconds), 60)
+        if seconds == 0:
+            return Say("day.discussion", {"minutes": minutes})
+        if minutes == 0:
+            return Say("day.discussion_seconds", {"seconds": seconds})
+        return Say("day.discussion_mixed", {"minutes": minutes, "seconds": seconds})
+
+
+def select_candidates(tally: Counter[Seat]) -> list[Seat]:
+    """RULES.md day 3: all tied first; else first plus all at second; a lone nominee alone."""
+    if not tally:
+        return []
+    ranked = sorted(set(tally.values()), reverse=True)
+    first = [seat for seat, count in tally.items() if count == ranked[0]]
+    if len(first) >= 2 or len(ranked) == 1:
+        return sorted(first)
+    second = [seat for seat, count in tally.items() if count == ranked[1]]
+    return sorted(first + second)
