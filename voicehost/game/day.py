@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from voicehost.game.effects import Effect, Prompt, PromptKind, Say
 from voicehost.game.errors import RuleViolation
 from voicehost.game.model import Phase, Seat, Team, TimerKind
 from voicehost.game.record import DayRecord, seat_key
+from voicehost.game.rules import GameRules
+from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState
 from voicehost.game.table import Table
 
@@ -22,6 +26,11 @@ SPEECH_KINDS = {
 
 class Day(Table):
     """The day's speeches and nominations, up to the vote."""
+
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
+        super().__init__(settings, ruleset)
+        self.nominating = NOMINATIONS[ruleset.nominations]
+        self.opening = DAY_OPENINGS[ruleset.day_opening]
 
     def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
         """The next player in seat order introduces themselves; after the last, night 0."""
@@ -38,18 +47,24 @@ class Day(Table):
         speaker = state.current_speaker
         if speaker is None:
             return None
-        if self.ruleset.nominations == "in_own_speech_one":
-            if state.speech_running and not state.nominations.get(speaker):
-                return Prompt(
-                    PromptKind.SEATS,
-                    1,
-                    1,
-                    subject=speaker,
-                    speech_running=True,
-                    action="nominate",
-                    question="prompt_nominate",
-                )
-            return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+        return self.nominating.prompt(self, state, speaker)
+
+    def _prompt_in_speech(self, state: GameState, speaker: Seat) -> Prompt | None:
+        """One name, in the speaker's own speech, if none yet."""
+        if state.speech_running and not state.nominations.get(speaker):
+            return Prompt(
+                PromptKind.SEATS,
+                1,
+                1,
+                subject=speaker,
+                speech_running=True,
+                action="nominate",
+                question="prompt_nominate",
+            )
+        return Prompt(PromptKind.NONE, speech_running=state.speech_running)
+
+    def _prompt_after_speech(self, state: GameState, speaker: Seat) -> Prompt | None:
+        """Up to the limit, during the speech or after it; one is owed once it is over."""
         already = len(state.nominations.get(speaker, []))
         room = self._nomination_limit(state) - already
         if room <= 0:
@@ -70,17 +85,23 @@ class Day(Table):
         speaker = state.current_speaker
         return (
             state.phase is Phase.NOMINATION
-            and self.ruleset.nominations != "in_own_speech_one"
             and speaker is not None
-            and not state.speech_running
-            and not state.nominations.get(speaker)
+            and self.nominating.owed(self, state, speaker)
         )
 
+    def _owed_after_speech(self, state: GameState, speaker: Seat) -> bool:
+        return not state.speech_running and not state.nominations.get(speaker)
+
+    def _never_owed(self, state: GameState, speaker: Seat) -> bool:
+        return False  # nominating is a choice, not a duty
+
     def _nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
+        self.nominating.speech_over(self, state, out)
+
+    def _speech_over_owing(self, state: GameState, out: list[Effect]) -> None:
+        """The next speaker, once this one has named a candidate."""
         speaker = state.current_speaker
-        if self.ruleset.nominations == "in_own_speech_one":
-            self._next_nomination_speaker(state, out)  # nominating is a choice, not a duty
-        elif speaker is not None and state.nominations.get(speaker):
+        if speaker is not None and state.nominations.get(speaker):
             self._next_nomination_speaker(state, out)
         elif speaker is not None:
             # The club's rules: nominating nobody is not allowed. The speech is over (time, or
@@ -103,11 +124,14 @@ class Day(Table):
         ]  # fmt: skip
 
     def _start_day(self, state: GameState, out: list[Effect]) -> None:
-        if self.ruleset.day_opening == "speeches":
-            self._open_day(state, Phase.NOMINATION)  # speeches at once (MR 6.1 to 6.3.1)
-            self._order_speakers(state)
-            self._next_nomination_speaker(state, out)
-            return
+        self.opening(self, state, out)
+
+    def _open_with_speeches(self, state: GameState, out: list[Effect]) -> None:
+        self._open_day(state, Phase.NOMINATION)  # speeches at once (MR 6.1 to 6.3.1)
+        self._order_speakers(state)
+        self._next_nomination_speaker(state, out)
+
+    def _open_with_discussion(self, state: GameState, out: list[Effect]) -> None:
         self._open_day(state, Phase.DISCUSSION)
         seconds = self.timers.discussion_seconds
         out.append(self._discussion_phrase())
@@ -186,10 +210,14 @@ class Day(Table):
         self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
 
     def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+        self.nominating.nominate(self, state, seats, out)
+
+    def _nominate_after_speech(
+        self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]
+    ) -> None:
+        """The club's: up to two seats (one when one black is left), during or after one's
+        speech; the speech over, the next speaker."""
         speaker = state.current_speaker
-        if self.ruleset.nominations == "in_own_speech_one":
-            self._nominate_in_speech(state, speaker, seats, out)
-            return
         if speaker is None:
             raise RuleViolation("not_now", phase=state.phase.value)
         if not seats:
@@ -214,10 +242,11 @@ class Day(Table):
             self._next_nomination_speaker(state, out)
 
     def _nominate_in_speech(
-        self, state: GameState, speaker: Seat | None, seats: tuple[Seat, ...], out: list[Effect]
+        self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]
     ) -> None:
         """MR 7.2 to 7.6: during one's own speech, at most one seat, not one already up; the
         host confirms it aloud."""
+        speaker = state.current_speaker
         if speaker is None or not state.speech_running:
             raise RuleViolation("fiim_nominate_in_speech")
         self._exactly(seats, 1)
@@ -237,9 +266,10 @@ class Day(Table):
         return [seat for nominees in state.nominations.values() for seat in nominees]
 
     def _announce_candidates(self, state: GameState, out: list[Effect]) -> None:
-        if self.ruleset.nominations == "in_own_speech_one":
-            self._candidates_in_nomination_order(state, out)
-            return
+        self.nominating.candidates(self, state, out)
+
+    def _candidates_by_tally(self, state: GameState, out: list[Effect]) -> None:
+        """The club's: the most nominated (select_candidates), each defends in seat order."""
         tally: Counter[Seat] = Counter()
         for nominees in state.nominations.values():
             tally.update(seat for seat in nominees if state.players[seat].alive)
@@ -376,3 +406,39 @@ def select_candidates(tally: Counter[Seat]) -> list[Seat]:
         return sorted(first)
     second = [seat for seat, count in tally.items() if count == ranked[1]]
     return sorted(first + second)
+
+
+@dataclass(frozen=True)
+class Nominations:
+    """How candidates are put up (``day.nominations``): each of its moments, a function."""
+
+    prompt: Callable[[Day, GameState, Seat], Prompt | None]  # the speaker's question
+    owed: Callable[[Day, GameState, Seat], bool]  # the table waits for the speaker's name
+    speech_over: Callable[[Day, GameState, list[Effect]], None]
+    nominate: Callable[[Day, GameState, tuple[Seat, ...], list[Effect]], None]
+    candidates: Callable[[Day, GameState, list[Effect]], None]  # after the last speech
+
+
+#: ``day.nominations``: how candidates are put up.
+NOMINATIONS: dict[str, Nominations] = {
+    "after_speech_up_to_two": Nominations(
+        Day._prompt_after_speech,
+        Day._owed_after_speech,
+        Day._speech_over_owing,
+        Day._nominate_after_speech,
+        Day._candidates_by_tally,
+    ),
+    "in_own_speech_one": Nominations(
+        Day._prompt_in_speech,
+        Day._never_owed,
+        Day._next_nomination_speaker,
+        Day._nominate_in_speech,
+        Day._candidates_in_nomination_order,
+    ),
+}
+
+#: ``day.opening``: how the day opens.
+DAY_OPENINGS: dict[str, Callable[[Day, GameState, list[Effect]], None]] = {
+    "discussion": Day._open_with_discussion,
+    "speeches": Day._open_with_speeches,
+}

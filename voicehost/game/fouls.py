@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from voicehost.game.effects import Effect, Say
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import Foul, Remove, TeamLoss
 from voicehost.game.model import Phase, Seat, Team
+from voicehost.game.rules import GameRules
+from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState
 from voicehost.game.table import Table
 
 
 class Fouls(Table):
     """Fouls, removals, the team loss and every departure."""
+
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
+        super().__init__(settings, ruleset)
+        self.foul_rule = FOULS[ruleset.fouls]
 
     def _depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
         """The player leaves the table (``how``: vote, kill, disqualified, removed): recorded
@@ -29,27 +38,7 @@ class Fouls(Table):
     def _announce_departure(
         self, state: GameState, out: list[Effect], seat: Seat, how: str
     ) -> None:
-        player = state.players[seat]
-        if self.cards == "closed":  # the card stays hidden (MR 7.24, 8.5)
-            if how == "vote":
-                out.append(Say("fiim.leaves", {"seat": seat}))
-            elif how != "kill" and not state.phase.is_night:  # the morning tells of these
-                out.append(Say("fiim.removed", {"seat": seat}))
-            if seat in state.speech_lost:
-                state.speech_lost = [s for s in state.speech_lost if s != seat]
-            return
-        if how == "disqualified" and state.phase.is_night:
-            return  # announced in the morning: at night the host never speaks a seat number
-        if player.role is None:  # the acquaintance round: the host has not learnt the roles yet
-            out.append(Say("foul.disqualified_card", {"seat": seat}))
-            return
-        if self.cards == "half_closed":  # the team is told, not the card
-            team = self.team_of(player.role).value
-            key = "city.disqualified_team" if how == "disqualified" else "city.leaves_team"
-            out.append(Say(key, {"seat": seat, "team": team}))
-            return
-        key = "foul.disqualified" if how == "disqualified" else "day.leaves"
-        out.append(Say(key, {"seat": seat, "role": self._role_value(player.role)}))
+        self.card_rule.departure(self, state, seat, how, out)
 
     def _count_foul(self, state: GameState, seat: Seat) -> bool:
         """One more foul for ``seat``, recorded; True when it sends the player away."""
@@ -64,12 +53,13 @@ class Fouls(Table):
         ]  # fmt: skip
         return leaves
 
-    def _fiim_fouls(self) -> bool:
-        return self.ruleset.fouls == "third_costs_speech_limit_removes"
-
     def _foul_sends_away(self, state: GameState, fouls: int) -> bool:
-        if self._fiim_fouls():
-            return fouls >= self.settings.fiim.fouls_to_remove  # MR 9.7: day or night
+        return self.foul_rule.sends_away(self, state, fouls)
+
+    def _limit_removes(self, state: GameState, fouls: int) -> bool:
+        return fouls >= self.settings.fiim.fouls_to_remove  # MR 9.7: day or night
+
+    def _night_or_limit(self, state: GameState, fouls: int) -> bool:
         night = state.phase.is_night  # the club: a foul at night, or the last one
         return (night and self.rules.night_foul_disqualifies) or (
             fouls >= self.rules.fouls_to_disqualify
@@ -78,20 +68,32 @@ class Fouls(Table):
     def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
         seat = event.seat
         sent_away = self._count_foul(state, seat)
+        self.foul_rule.counted(self, state, seat, sent_away, out)
+
+    def _costs_speech_then_removes(
+        self, state: GameState, seat: Seat, sent_away: bool, out: list[Effect]
+    ) -> None:
+        """MR 9.5 to 9.7: warnings; the one before the limit costs the next speech; the limit
+        removes."""
         player = state.players[seat]
         night = state.phase.is_night  # at night no seat number is spoken
-        if self._fiim_fouls():
-            # MR 9.5 to 9.7: warnings; the one before the limit costs the next speech
-            if sent_away:
-                self._remove(state, seat, out)
-                return
-            if not night:
-                out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
-            if player.fouls == self.settings.fiim.fouls_to_remove - 1:
-                state.speech_lost = [*state.speech_lost, seat]
-                if not night:
-                    out.append(Say("fiim.speech_lost", {"seat": seat}))
+        if sent_away:
+            self._remove(state, seat, out)
             return
+        if not night:
+            out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
+        if player.fouls == self.settings.fiim.fouls_to_remove - 1:
+            state.speech_lost = [*state.speech_lost, seat]
+            if not night:
+                out.append(Say("fiim.speech_lost", {"seat": seat}))
+
+    def _disqualifies(
+        self, state: GameState, seat: Seat, sent_away: bool, out: list[Effect]
+    ) -> None:
+        """The club's: warnings, then the player is disqualified (at night, told in the
+        morning)."""
+        player = state.players[seat]
+        night = state.phase.is_night  # at night no seat number is spoken
         if not sent_away:
             if not night:
                 out.append(Say("foul.warning", {"seat": seat, "fouls": player.fouls}))
@@ -224,3 +226,20 @@ class Fouls(Table):
                 self.night._begin_night(state, out)
             else:
                 out.append(Say("day.third_vote"))  # the voters changed: the vote starts again
+
+
+@dataclass(frozen=True)
+class FoulRule:
+    """What fouls do (``day.fouls``)."""
+
+    sends_away: Callable[[Fouls, GameState, int], bool]  # this count of fouls: the player leaves
+    counted: Callable[[Fouls, GameState, Seat, bool, list[Effect]], None]  # what a foul does
+
+
+#: ``day.fouls``: what fouls do.
+FOULS: dict[str, FoulRule] = {
+    "night_foul_or_limit_disqualifies": FoulRule(Fouls._night_or_limit, Fouls._disqualifies),
+    "third_costs_speech_limit_removes": FoulRule(
+        Fouls._limit_removes, Fouls._costs_speech_then_removes
+    ),
+}

@@ -55,14 +55,7 @@ class Morning(Table):
     def _announce_left_at_night(self, state: GameState, out: list[Effect]) -> None:
         """Who left the table during the night for a foul or a removal: the morning tells."""
         for seat in state.night_actions.disqualified:
-            if self.cards == "open":
-                role = self._role_value(state.players[seat].role)
-                out.append(Say("morning.disqualified", {"seat": seat, "role": role}))
-            elif self.cards == "half_closed" and state.players[seat].role is not None:
-                team = self.team_of(state.players[seat].role).value  # the team, as by day
-                out.append(Say("city.disqualified_team", {"seat": seat, "team": team}))
-            else:
-                out.append(Say("fiim.removed", {"seat": seat}))
+            out.append(self.card_rule.left_at_night(self, state, seat))
 
     def _morning(self, state: GameState, out: list[Effect]) -> None:
         """The morning's resolvers in the rule set's order: who left for a foul, the night's

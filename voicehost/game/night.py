@@ -112,7 +112,7 @@ class Night(Table):
             for seat in seats:
                 taken = players[seat].role
                 if taken is not None and taken is not role:
-                    if self.cards == "closed" and self.team_of(taken) is Team.BLACK:
+                    if self.card_rule.hides_black and self.team_of(taken) is Team.BLACK:
                         raise RuleViolation("fiim_sheriff_is_black", seat=seat)
                     raise RuleViolation("role_taken", seat=seat, role=taken.value)
             for player in players.values():

@@ -3,9 +3,11 @@ the night's steps, timers and seats; and the other parts, wired together by ``En
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from voicehost.game.effects import CancelTimer, Effect, StartTimer
+from voicehost.game.effects import CancelTimer, Effect, Say, StartTimer
 from voicehost.game.errors import RuleViolation
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
 from voicehost.game.rules import GameRules
@@ -36,6 +38,7 @@ class Table:
         self.ruleset = ruleset
         self.rules = settings.rules
         self.timers = settings.timers
+        self.card_rule = CARDS[self.cards]
 
     def value(self, setting: Any) -> Any:
         """A rule set value: a constant, or ``section.key`` read from the game's settings."""
@@ -60,7 +63,7 @@ class Table:
         """Every night step is called, even when its holder has left: as the rule set says
         (``night.call_departed``), and always when a card that leaves is not told (closed or
         half-closed cards), since a step no longer called would tell the table who had left."""
-        return self.ruleset.call_departed or self.cards != "open"
+        return self.ruleset.call_departed or not self.card_rule.told
 
     @property
     def black_count(self) -> int:
@@ -219,6 +222,91 @@ class Table:
         rule counts them: with open or half-closed cards every card that leaves tells its team,
         so the count is the true one; closed cards tell nothing, so the table knows only the
         black cards dealt (docs/RULES.md, the nominations)."""
-        if self.cards == "closed":
-            return self.black_count
-        return self.living_of(state, Team.BLACK)
+        return self.card_rule.black_known(self, state)
+
+
+@dataclass(frozen=True)
+class Cards:
+    """What the table learns of a card when its player leaves (``cards``)."""
+
+    told: bool  # the card or its team is said: a step of a departed role may go uncalled
+    hides_black: bool  # night 0 keeps the black cards hidden even from a wrong entry
+    black_known: Callable[[Table, GameState], int]  # the black players the table counts
+    left_at_night: Callable[[Table, GameState, Seat], Say]  # the morning's word of a departure
+    departure: Callable[[Table, GameState, Seat, str, list[Effect]], None]  # its word by day
+
+
+def _living_black(table: Table, state: GameState) -> int:
+    return table.living_of(state, Team.BLACK)
+
+
+def _black_dealt(table: Table, state: GameState) -> int:
+    return table.black_count
+
+
+def _left_open(table: Table, state: GameState, seat: Seat) -> Say:
+    role = table._role_value(state.players[seat].role)
+    return Say("morning.disqualified", {"seat": seat, "role": role})
+
+
+def _left_half_closed(table: Table, state: GameState, seat: Seat) -> Say:
+    role = state.players[seat].role
+    if role is None:
+        return _left_closed(table, state, seat)
+    team = table.team_of(role).value  # the team, as by day
+    return Say("city.disqualified_team", {"seat": seat, "team": team})
+
+
+def _left_closed(table: Table, state: GameState, seat: Seat) -> Say:
+    return Say("fiim.removed", {"seat": seat})
+
+
+def _untold(state: GameState, seat: Seat, how: str, out: list[Effect]) -> bool:
+    """What every told card shares: nothing is said of a disqualification at night (the
+    morning tells), nor of a card the host has not learnt (the acquaintance round)."""
+    if how == "disqualified" and state.phase.is_night:
+        return True  # announced in the morning: at night the host never speaks a seat number
+    if state.players[seat].role is None:
+        out.append(Say("foul.disqualified_card", {"seat": seat}))
+        return True
+    return False
+
+
+def _departure_open(
+    table: Table, state: GameState, seat: Seat, how: str, out: list[Effect]
+) -> None:
+    if _untold(state, seat, how, out):
+        return
+    key = "foul.disqualified" if how == "disqualified" else "day.leaves"
+    out.append(Say(key, {"seat": seat, "role": table._role_value(state.players[seat].role)}))
+
+
+def _departure_half_closed(
+    table: Table, state: GameState, seat: Seat, how: str, out: list[Effect]
+) -> None:
+    """The team is told, not the card."""
+    if _untold(state, seat, how, out):
+        return
+    team = table.team_of(state.players[seat].role).value
+    key = "city.disqualified_team" if how == "disqualified" else "city.leaves_team"
+    out.append(Say(key, {"seat": seat, "team": team}))
+
+
+def _departure_closed(
+    table: Table, state: GameState, seat: Seat, how: str, out: list[Effect]
+) -> None:
+    """The card stays hidden (MR 7.24, 8.5)."""
+    if how == "vote":
+        out.append(Say("fiim.leaves", {"seat": seat}))
+    elif how != "kill" and not state.phase.is_night:  # the morning tells of these
+        out.append(Say("fiim.removed", {"seat": seat}))
+    if seat in state.speech_lost:
+        state.speech_lost = [s for s in state.speech_lost if s != seat]
+
+
+#: ``cards``: what the table learns of a card when its player leaves.
+CARDS: dict[str, Cards] = {
+    "open": Cards(True, False, _living_black, _left_open, _departure_open),
+    "closed": Cards(False, True, _black_dealt, _left_closed, _departure_closed),
+    "half_closed": Cards(False, False, _living_black, _left_half_closed, _departure_half_closed),
+}
