@@ -299,7 +299,7 @@ class Day(Table):
         elif (
             len(candidates) == 1
             and state.day == 1
-            and self.settings.fiim.first_day_single_nominee == "no_vote"
+            and not FIRST_DAY_SINGLE_NOMINEE_VOTED[self.settings.fiim.first_day_single_nominee]
         ):
             out.append(Say("fiim.single_no_vote", {"seat": candidates[0]}))  # MR 7.16.1
             self.night._begin_night(state, out)
@@ -442,3 +442,7 @@ DAY_OPENINGS: dict[str, Callable[[Day, GameState, list[Effect]], None]] = {
     "discussion": Day._open_with_discussion,
     "speeches": Day._open_with_speeches,
 }
+
+#: ``fiim.first_day_single_nominee`` (config.yaml): whether a lone nominee of day 1 is voted on
+#: (MR 7.16.1: no vote; «leaves»: the vote's rule, every vote not cast goes to them).
+FIRST_DAY_SINGLE_NOMINEE_VOTED: dict[str, bool] = {"no_vote": False, "leaves": True}

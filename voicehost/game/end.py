@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from voicehost.game.effects import Effect, GameOver, Say
 from voicehost.game.model import Phase, Role, Seat, Team
 from voicehost.game.record import GameRecord, ScoreLine
@@ -14,21 +16,35 @@ from voicehost.game.table import Table
 class End(Table):
     """Who has won, the draw and the scores."""
 
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
+        super().__init__(settings, ruleset)
+        self.win = WINS[ruleset.win]
+        self.scoring = SCORES[ruleset.scores]
+
     def winner(self, state: GameState) -> Team | None:
         """The team that has won, if any (checked after every departure)."""
         if any(player.role is None for player in state.players.values()):
             return None  # night 0: the roles are not all known until the morning
+        return self.win(self, state)
+
+    def _parity_with_third_team(self, state: GameState) -> Team | None:
+        """The Maniac wins alone when one other player is left; red when no black and no
+        Maniac is left; black at parity once the Maniac has left."""
         black = self.living_of(state, Team.BLACK)
         red = self.living_of(state, Team.RED)
-        if self.ruleset.win == "parity_with_third_team":
-            third = self.living_of(state, Team.MANIAC)
-            if third and black + red <= 1:
-                return Team.MANIAC  # the Maniac wins alone: one other player is left
-            if black == 0 and third == 0:
-                return Team.RED
-            if third == 0 and black >= red:
-                return Team.BLACK
-            return None
+        third = self.living_of(state, Team.MANIAC)
+        if third and black + red <= 1:
+            return Team.MANIAC  # the Maniac wins alone: one other player is left
+        if black == 0 and third == 0:
+            return Team.RED
+        if third == 0 and black >= red:
+            return Team.BLACK
+        return None
+
+    def _parity(self, state: GameState) -> Team | None:
+        """Red when no black is left; black at parity."""
+        black = self.living_of(state, Team.BLACK)
+        red = self.living_of(state, Team.RED)
         if black == 0:
             return Team.RED
         if black >= red:
@@ -76,8 +92,7 @@ class End(Table):
         state.phase = Phase.GAME_OVER
         state.winner = winner
         state.record["winner"] = winner.value
-        if self.ruleset.scores == "fiim":
-            state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
+        self._score(state)
         key = {Team.RED: "game.red_wins", Team.BLACK: "game.black_wins"}.get(winner)
         out.append(Say(key or "city.maniac_wins"))
         self._announce_cards(state, out)
@@ -99,6 +114,12 @@ class End(Table):
                 out.append(Say("game.card", {"role": role.value, "seat": seats[0]}))
             else:
                 out.append(Say("game.card_many", {"role": role.value, "seats": seats}))
+
+    def _score(self, state: GameState) -> None:
+        """The game is over: its scores, where the rule set scores."""
+        scores = self.scoring(state.record, self.settings, self.ruleset)
+        if scores is not None:
+            state.record["scores"] = scores
 
     def cards_at_end(self) -> tuple[Role, ...]:
         """The cards named when the game is over, in the rule set's order: those in play."""
@@ -124,8 +145,7 @@ class End(Table):
         state.phase = Phase.GAME_OVER
         state.winner = None
         state.record["winner"] = "draw"
-        if self.ruleset.scores == "fiim":
-            state.record["scores"] = score_lines(state.record, self.settings, self.ruleset)
+        self._score(state)
         out.append(Say("fiim.draw", {"nights": limit}))
         self._announce_cards(state, out)
         out.append(GameOver(None))
@@ -159,3 +179,21 @@ def score_lines(record: GameRecord, settings: GameRules, ruleset: RuleSet) -> li
             penalty += fiim.score_team_loss
         lines.append(ScoreLine(seat=seat, win=win, best_move=best_move, penalty=penalty))
     return lines
+
+
+def no_scores(record: GameRecord, settings: GameRules, ruleset: RuleSet) -> list[ScoreLine] | None:
+    """The rule set keeps no scores."""
+    return None
+
+
+#: ``end.win``: who has won, if anyone, once every card is known.
+WINS: dict[str, Callable[[End, GameState], Team | None]] = {
+    "parity": End._parity,
+    "parity_with_third_team": End._parity_with_third_team,
+}
+
+#: ``end.scores``: each seat's points when the game is over (None: no scores).
+SCORES: dict[str, Callable[[GameRecord, GameRules, RuleSet], list[ScoreLine] | None]] = {
+    "none": no_scores,
+    "fiim": score_lines,
+}

@@ -61,6 +61,10 @@ class Engine(Table):
         """The team that has won, if any (checked after every departure)."""
         return self.end.winner(state)
 
+    def answers_privately(self, phase: Phase) -> bool:
+        """A night step whose entry is answered to its role alone: once seen, never undone."""
+        return self.night.answers_privately(phase)
+
     def cards_at_end(self) -> tuple[Role, ...]:
         """The cards named when the game is over, in the rule set's order: those in play."""
         return self.end.cards_at_end()
@@ -160,7 +164,7 @@ class Engine(Table):
                 late=state.window_over and night0,
                 role=step.role.value,
                 action="register" if night0 else self.action(spec),
-                may_miss=not night0 and self.action(spec) == "kill",
+                may_miss=not night0 and self.night.acts[spec.name].kills,
                 question=question,
             )
         if phase is Phase.NIGHT0_SEATING:  # nothing to enter: the morning comes by the clock

@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from voicehost.game.effects import Effect, Say
 from voicehost.game.model import Role, Seat, Team
+from voicehost.game.night import ACTIONS
 from voicehost.game.record import seat_key
+from voicehost.game.rules import GameRules
+from voicehost.game.ruleset import RuleSet
 from voicehost.game.state import GameState, NightActions
 from voicehost.game.table import Table
 
 
 class Morning(Table):
     """The night resolved and told: the morning's chain of resolvers."""
+
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
+        super().__init__(settings, ruleset)
+        self.resolvers = tuple(MORNING[name] for name in ruleset.morning)
+        self.night_record = NIGHT_RECORDS[ruleset.night_record]
+        #: the town's check, whose find the morning may tell: the first red role that checks
+        self.town_check = next(
+            (
+                role
+                for role, spec in ruleset.roles.items()
+                if spec.team is Team.RED and ACTIONS[self.action(spec)].asks
+            ),
+            None,
+        )
 
     @staticmethod
     def _dawn(state: GameState) -> None:
@@ -65,20 +84,14 @@ class Morning(Table):
         out.append(Say(self.ruleset.morning_phrase))
         actions = state.night_actions
         killed: list[Seat] = []
-        for resolver in self.ruleset.morning:
-            if resolver == "left_at_night":
-                self._announce_left_at_night(state, out)
-            elif resolver == "kills":
-                killed = self._resolve_kills(state, out)
-            else:
-                self._announce_checks(state, out, killed)
+        for resolver in self.resolvers:
+            killed = resolver(self, state, out, killed)
         self._record_night(state, killed)
         speakers = list(actions.disqualified) if self.value(self.ruleset.disqualified_speak) else []
-        for role, spec in self.ruleset.roles.items():  # not the same seat two nights running
-            if self.action(spec) == "heal":
-                state.previous[role] = actions.heal
-            elif self.action(spec) in ("block", "protect"):
-                state.previous[role] = actions.blocks.get(role)
+        for role in self.ruleset.roles:  # not the same seat two nights running
+            keeps = self.night.acts[role].keeps
+            if keeps is not None:
+                state.previous[role] = keeps(actions, role)
         state.night_actions = NightActions()
         for seat in killed:
             self.fouls._depart(state, out, seat, "kill")
@@ -106,51 +119,50 @@ class Morning(Table):
             state.best_move_by = victim
 
     def _healer(self) -> Role:
-        for role, spec in self.ruleset.roles.items():
-            if self.action(spec) == "heal":
+        for role, act in self.night.acts.items():
+            if act.heals:
                 return role
         return Role.DOCTOR
 
-    def _agreed_shot(self, state: GameState) -> Seat | None:
-        """The black team's shot: the one entered, or (unanimous) the seat every living black
-        player shot; anything else is a miss."""
-        actions = state.night_actions
-        if self.ruleset.agreement != "unanimous":
-            return actions.shot
-        shooters = self._black_seats(state)
-        targets = [target for shooter, target in actions.shots if shooter in shooters]
-        agreed = (
-            bool(shooters)
-            and len(targets) == len(shooters)
-            and len(set(targets)) == 1
-            and targets[0] is not None
-            and state.players[targets[0]].alive
-        )
-        return targets[0] if agreed else None
+    def _told_left_at_night(
+        self, state: GameState, out: list[Effect], killed: list[Seat]
+    ) -> list[Seat]:
+        self._announce_left_at_night(state, out)
+        return killed
+
+    def _told_kills(self, state: GameState, out: list[Effect], killed: list[Seat]) -> list[Seat]:
+        return self._resolve_kills(state, out)
+
+    def _told_checks(self, state: GameState, out: list[Effect], killed: list[Seat]) -> list[Seat]:
+        self._announce_checks(state, out, killed)
+        return killed
 
     def _resolve_kills(self, state: GameState, out: list[Effect]) -> list[Seat]:
         """Blocks, then heals, then the kills: who dies this night, announced."""
-        actions = state.night_actions
-        shot = self._agreed_shot(state)
-        if self.ruleset.night_record == "shots_checks":
-            out.append(Say("fiim.killed", {"seat": shot}) if shot is not None else Say("fiim.miss"))
-            return [shot] if shot is not None else []
-        if self.ruleset.night_record == "shot_check_heal":
-            if shot is not None and shot in actions.disqualified:
-                # the shot player left for a foul later that night: not a miss, nobody dies
-                out.append(Say("morning.shot_disqualified", {"seat": shot}))
-            elif shot is None or not state.players[shot].alive:
-                out.append(Say("morning.miss"))
-            elif shot == actions.heal:
-                actions.saved = True
-                out.append(Say("morning.saved"))
-            else:
-                out.append(Say("morning.killed", {"seat": shot}))
-                return [shot]
-            return []
-        return self._resolve_city_kills(state, out, shot)
+        return self.night_record.kills(self, state, out, self.night._agreed_shot(state))
 
-    def _resolve_city_kills(
+    def _one_shot_told(self, state: GameState, out: list[Effect], shot: Seat | None) -> list[Seat]:
+        """The black team's shot alone: killed or missed."""
+        out.append(Say("fiim.killed", {"seat": shot}) if shot is not None else Say("fiim.miss"))
+        return [shot] if shot is not None else []
+
+    def _shot_or_heal(self, state: GameState, out: list[Effect], shot: Seat | None) -> list[Seat]:
+        """The black team's shot, unless the heal saved its target."""
+        actions = state.night_actions
+        if shot is not None and shot in actions.disqualified:
+            # the shot player left for a foul later that night: not a miss, nobody dies
+            out.append(Say("morning.shot_disqualified", {"seat": shot}))
+        elif shot is None or not state.players[shot].alive:
+            out.append(Say("morning.miss"))
+        elif shot == actions.heal:
+            actions.saved = True
+            out.append(Say("morning.saved"))
+        else:
+            out.append(Say("morning.killed", {"seat": shot}))
+            return [shot]
+        return []
+
+    def _several_killers(
         self, state: GameState, out: list[Effect], shot: Seat | None
     ) -> list[Seat]:
         """Several killers (docs/RULES-CITY.md): the «путана»'s client does nothing that night
@@ -205,10 +217,12 @@ class Morning(Table):
         return holder is not None and holder in blocked
 
     def _announce_checks(self, state: GameState, out: list[Effect], killed: list[Seat]) -> None:
-        """The club's Commissar's find is told to the town (unless he was killed)."""
+        """The town's check (the club's Commissar's) is told to the town, unless its holder
+        was killed."""
         actions = state.night_actions
-        check = actions.checks.get(Role.COMMISSAR)
-        commissar = state.holder(Role.COMMISSAR)
+        role = self.town_check
+        check = None if role is None else actions.checks.get(role)
+        commissar = None if role is None else state.holder(role)
         heard = (
             check is not None
             and commissar is not None
@@ -216,38 +230,58 @@ class Morning(Table):
             and state.players[commissar].alive
         )
         actions.check_announced = heard
-        if heard and check is not None:
-            found = state.players[check].role is Role.MAFIA
+        if heard and check is not None and role is not None:
+            found = self.night._finds(self.ruleset.roles[role], state.players[check].role)
             out.append(Say("morning.commissar_found" if found else "morning.commissar_not_found"))
 
     def _record_night(self, state: GameState, killed: list[Seat]) -> None:
+        """The night in the protocol, in the rule set's shape (``night.record``)."""
+        self.night_record.record(self, state, killed)
+
+    def _record_shots_checks(self, state: GameState, killed: list[Seat]) -> None:
+        """Each black player's shot and each check with its find (FIIM's protocol)."""
         actions = state.night_actions
         players = state.players
-        if self.ruleset.night_record == "shots_checks":
-            shots: dict[str, Any] = {
-                "night": state.night,
-                "shots": {seat_key(shooter): target for shooter, target in actions.shots},
-                "shot": killed[0] if killed else None,
-                "killed": killed[0] if killed else None,
-            }
-            for role, check_key, found_key, _, _ in self.ruleset.recorded_checks():
-                spec = self.ruleset.spec(Role(role))
-                checked = actions.checks.get(spec.name)
-                shots[check_key] = checked
-                if checked is None:
-                    shots[found_key] = None
-                elif spec.learns == "role":
-                    shots[found_key] = players[checked].role in spec.finds
-                else:
-                    shots[found_key] = self.team_of(players[checked].role) is Team.BLACK
-            shots["disqualified"] = list(actions.disqualified)
-            state.record["nights"].append(shots)  # type: ignore[arg-type]
-            return
-        check = actions.checks.get(Role.COMMISSAR)
+        shots: dict[str, Any] = {
+            "night": state.night,
+            "shots": {seat_key(shooter): target for shooter, target in actions.shots},
+            "shot": killed[0] if killed else None,
+            "killed": killed[0] if killed else None,
+        }
+        for role, check_key, found_key, _, _ in self.ruleset.recorded_checks():
+            spec = self.ruleset.spec(Role(role))
+            checked = actions.checks.get(spec.name)
+            shots[check_key] = checked
+            if checked is None:
+                shots[found_key] = None
+            else:
+                shots[found_key] = self.night._finds(spec, players[checked].role)
+        shots["disqualified"] = list(actions.disqualified)
+        state.record["nights"].append(shots)  # type: ignore[arg-type]
+
+    def _record_shot_check_heal(self, state: GameState, killed: list[Seat]) -> None:
+        """The shot, the town's check, the heal and who was killed (the club's protocol)."""
+        state.record["nights"].append(self._night_entry(state, killed))  # type: ignore[arg-type]
+
+    def _record_actions(self, state: GameState, killed: list[Seat]) -> None:
+        """The club's record and every role's action by name (the city's protocol)."""
+        actions = state.night_actions
+        night = self._night_entry(state, killed)
+        night["kills"] = {role.value: target for role, target in actions.other_kills.items()}
+        night["checks"] = {role.value: seat for role, seat in actions.checks.items()}
+        night["blocks"] = {role.value: seat for role, seat in actions.blocks.items()}
+        night["killed_all"] = list(killed)
+        state.record["nights"].append(night)  # type: ignore[arg-type]
+
+    def _night_entry(self, state: GameState, killed: list[Seat]) -> dict[str, Any]:
+        actions = state.night_actions
+        players = state.players
+        role = self.town_check
+        check = None if role is None else actions.checks.get(role)
         checked_mafia = None if check is None else self.team_of(players[check].role) is Team.BLACK
         night: dict[str, Any] = {
             "night": state.night,
-            "shot": self._agreed_shot(state),
+            "shot": self.night._agreed_shot(state),
             "check": check,
             "check_found_mafia": checked_mafia,
             "check_announced": actions.check_announced,
@@ -256,12 +290,7 @@ class Morning(Table):
             "killed": killed[0] if killed else None,
             "disqualified": list(actions.disqualified),
         }
-        if self.ruleset.night_record == "actions":
-            night["kills"] = {role.value: target for role, target in actions.other_kills.items()}
-            night["checks"] = {role.value: seat for role, seat in actions.checks.items()}
-            night["blocks"] = {role.value: seat for role, seat in actions.blocks.items()}
-            night["killed_all"] = list(killed)
-        state.record["nights"].append(night)  # type: ignore[arg-type]
+        return night
 
     def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A departure at night decided the game: the town wakes now and hears it."""
@@ -275,3 +304,28 @@ class Morning(Table):
         state.record["nights"][-1]["ended_by_win"] = True
         state.night_actions = NightActions()
         self.end._announce_winner(state, out)
+
+
+#: ``night.morning``: the morning's resolvers, each told in the rule set's order; each gets
+#: and returns who was killed this night.
+MORNING: dict[str, Callable[[Morning, GameState, list[Effect], list[Seat]], list[Seat]]] = {
+    "left_at_night": Morning._told_left_at_night,
+    "kills": Morning._told_kills,
+    "checks": Morning._told_checks,
+}
+
+
+@dataclass(frozen=True)
+class NightRecord:
+    """The shape of a night (``night.record``): how its kills resolve, how it is recorded."""
+
+    kills: Callable[[Morning, GameState, list[Effect], Seat | None], list[Seat]]  # told
+    record: Callable[[Morning, GameState, list[Seat]], None]
+
+
+#: ``night.record``: the shape of a night.
+NIGHT_RECORDS: dict[str, NightRecord] = {
+    "shot_check_heal": NightRecord(Morning._shot_or_heal, Morning._record_shot_check_heal),
+    "shots_checks": NightRecord(Morning._one_shot_told, Morning._record_shots_checks),
+    "actions": NightRecord(Morning._several_killers, Morning._record_actions),
+}

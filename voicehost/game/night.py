@@ -2,17 +2,36 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 from voicehost.game.effects import Effect, Private, PrivateKind, Prompt, PromptKind, Say
 from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import Miss
 from voicehost.game.model import Phase, Role, Seat, Team, TimerKind
-from voicehost.game.ruleset import NightStep, RoleSpec
+from voicehost.game.rules import GameRules
+from voicehost.game.ruleset import NightStep, RoleSpec, RuleSet
 from voicehost.game.state import GameState, NightActions
 from voicehost.game.table import Table
 
 
 class Night(Table):
     """The night's steps: who is woken, what they enter, when the night ends."""
+
+    def __init__(self, settings: GameRules, ruleset: RuleSet) -> None:
+        super().__init__(settings, ruleset)
+        #: what each role does at night (an action a setting chooses is read once, here)
+        self.acts = {role: ACTIONS[self.action(spec)] for role, spec in ruleset.roles.items()}
+        self.learns = {role: LEARNS[spec.learns] for role, spec in ruleset.roles.items()}
+        self.agreement = AGREEMENT[ruleset.agreement]
+
+    def answers_privately(self, phase: Phase) -> bool:
+        """A night step whose entry is answered to its role alone: once seen, never undone."""
+        found = self._step(phase)
+        if found is None or found[1]:
+            return False
+        spec = self.ruleset.roles[found[0].role]
+        return spec.private and self.acts[spec.name].asks
 
     def _start_night0(self, state: GameState, out: list[Effect]) -> None:
         if self.ruleset.deal and not self.rules.acquaintance:
@@ -33,12 +52,14 @@ class Night(Table):
         names whose shot is next and its place («1 из 3»); once every shot is in, it says so (an
         entry still reaches the rules, which tell the one awake why it is refused). It follows
         the seats alone, never what was entered."""
-        if (
-            self.ruleset.agreement != "unanimous"
-            or spec.team is not Team.BLACK
-            or self.action(spec) != "kill"
-        ):
+        if spec.team is not Team.BLACK or not self.acts[spec.name].kills:
             return None
+        return self.agreement.turns(self, state, spec)
+
+    def _no_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
+        return None  # one entry for the black team: no turns
+
+    def _turn_prompt(self, state: GameState, spec: RoleSpec) -> Prompt | None:
         if not self._black_seats(state):
             return None
         living, waiting = self._shot_turns_left(state)
@@ -128,24 +149,21 @@ class Night(Table):
         self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
     ) -> None:
         spec = self.ruleset.roles[step.role]
-        action = self.action(spec)
+        act = self.acts[spec.name]
         self._exactly(seats, 1)
         seat = seats[0]
-        if action in ("check", "check_or_kill") and spec.any_seat:
+        if act.asks and spec.any_seat:
             self._validate_seat(state, seat, alive=False)  # any seat: a departed one is wasted
         else:
             self._validate_seat(state, seat)
         if self._nobody_acts(state, spec):  # the step is called, but nobody can act
             self._drop(state, spec, seat, out)
-        elif action == "kill":
-            self._shoot(state, spec, seat, out)
-        elif action in ("check", "check_or_kill"):
-            self._check(state, spec, seat, out)
-        elif action in ("heal", "protect", "block"):
-            self._protect(state, spec, seat, out)
         else:
-            raise RuleViolation("not_now", phase=state.phase.value)
+            act.enter(self, state, spec, seat, out)
         self._maybe_finish_night_step(state, out)
+
+    def _no_action(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+        raise RuleViolation("not_now", phase=state.phase.value)
 
     def _drop(self, state: GameState, spec: RoleSpec, seat: Seat | None, out: list[Effect]) -> None:
         """An entry at the step of a role that has left (fair nights): accepted as a living
@@ -154,13 +172,14 @@ class Night(Table):
         a night, as a living role's; its answer is no answer (the keypad's LED stays dark as
         long as an answer would take), so whoever stands at the keypad learns no card."""
         actions = state.night_actions
-        if self.action(spec) in ("check", "check_or_kill"):
+        act = self.acts[spec.name]
+        if act.asks:
             if spec.name in actions.dropped:
                 raise RuleViolation(spec.already)
             actions.dropped = (*actions.dropped, spec.name)
             out.append(Private(PrivateKind.ANSWER, answer="private_no_check"))
             return
-        if self.action(spec) == "kill":
+        if act.kills:
             actions.shot_entered = True  # a warning of no shot depends on the entry alone
         out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=() if seat is None else (seat,)))
 
@@ -178,16 +197,8 @@ class Night(Table):
         actions = state.night_actions
         if spec.team is not Team.BLACK:  # a kill of its own (the Maniac's, the Commissar's)
             actions.other_kills[spec.name] = target
-        elif self.ruleset.agreement == "unanimous":  # MR 8.4: each black player in seat order
-            living, waiting = self._shot_turns_left(state)
-            if not waiting:
-                raise RuleViolation("fiim_shots_entered")
-            if waiting[0] in living:
-                actions.shots.append((waiting[0], target))
-            else:  # the turn of a black player who has left: taken as any, and dropped
-                actions.dropped_shots = (*actions.dropped_shots, waiting[0])
         else:
-            actions.shot = target
+            self.agreement.shoot(self, state, target)
         actions.shot_entered = True
         state.step_entered = True
         out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=() if target is None else (target,)))
@@ -211,13 +222,25 @@ class Night(Table):
         out.append(Private(PrivateKind.ANSWER, found=found, answer=yes if found else no))
 
     def _finds(self, spec: RoleSpec, card: Role | None) -> bool:
-        if spec.learns == "role":
-            return card in spec.finds
-        return card is not None and self.team_of(card) is Team.BLACK
+        """Whether a check of ``card`` answers yes, by what the role learns."""
+        return self.learns[spec.name](self, spec, card)
 
-    def _protect(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+    def _heal(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+        self._may_protect(state, spec, seat)
+        state.night_actions.heal = seat
+        state.step_entered = True
+        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=(seat,)))
+
+    def _block(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
+        self._may_protect(state, spec, seat)
+        state.night_actions.blocks[spec.name] = seat
+        state.step_entered = True
+        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=(seat,)))
+
+    def _may_protect(self, state: GameState, spec: RoleSpec, seat: Seat) -> None:
+        """The limits of a heal or a block: oneself (if at all, maybe once), not the same seat
+        two nights running where the rules say so."""
         holder = state.holder(spec.name)
-        actions = state.night_actions
         if seat == holder:
             if not self.value(spec.self_target):
                 raise RuleViolation("doctor_self_heal_off")
@@ -228,19 +251,13 @@ class Night(Table):
         previous = state.previous.get(spec.name)
         if seat == previous and not self.value(spec.same_twice):
             raise RuleViolation("doctor_same_patient", seat=seat)
-        if self.action(spec) == "heal":
-            actions.heal = seat
-        else:
-            actions.blocks[spec.name] = seat
-        state.step_entered = True
-        out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=(seat,)))
 
     def _on_miss(self, state: GameState, event: Miss, out: list[Effect]) -> None:
         found = self._step(state.phase)
         if found is None or found[1]:
             raise RuleViolation("not_now", phase=state.phase.value)
         spec = self.ruleset.roles[found[0].role]
-        if self.action(spec) != "kill":
+        if not self.acts[spec.name].kills:
             raise RuleViolation("not_now", phase=state.phase.value)
         if self._nobody_acts(state, spec):
             self._drop(state, spec, None, out)
@@ -333,3 +350,101 @@ class Night(Table):
         out.append(Say(self.ruleset.night_opening))
         first = next(step for step in self.ruleset.night_steps if self.enabled(step.role))
         self._wake(state, out, self.phase_of(first, False))
+
+    def _agreed_shot(self, state: GameState) -> Seat | None:
+        """The black team's shot, as the rule set's agreement counts it; else a miss."""
+        return self.agreement.agreed(self, state)
+
+    def _shot_entered(self, state: GameState) -> Seat | None:
+        return state.night_actions.shot
+
+    def _shot_by_all(self, state: GameState) -> Seat | None:
+        """The seat every living black player shot; anything else is a miss."""
+        actions = state.night_actions
+        shooters = self._black_seats(state)
+        targets = [target for shooter, target in actions.shots if shooter in shooters]
+        agreed = (
+            bool(shooters)
+            and len(targets) == len(shooters)
+            and len(set(targets)) == 1
+            and targets[0] is not None
+            and state.players[targets[0]].alive
+        )
+        return targets[0] if agreed else None
+
+    def _one_shot(self, state: GameState, target: Seat | None) -> None:
+        state.night_actions.shot = target
+
+    def _shot_in_turn(self, state: GameState, target: Seat | None) -> None:
+        """MR 8.4: each black player in seat order."""
+        actions = state.night_actions
+        living, waiting = self._shot_turns_left(state)
+        if not waiting:
+            raise RuleViolation("fiim_shots_entered")
+        if waiting[0] in living:
+            actions.shots.append((waiting[0], target))
+        else:  # the turn of a black player who has left: taken as any, and dropped
+            actions.dropped_shots = (*actions.dropped_shots, waiting[0])
+
+
+@dataclass(frozen=True)
+class Action:
+    """What a role does at night (``roles.*.action``)."""
+
+    enter: Callable[[Night, GameState, RoleSpec, Seat, list[Effect]], None]  # a seat entered
+    kills: bool = False  # may be missed; the black team's takes the agreement's turns
+    asks: bool = False  # answered: privately where the role is private; any seat if any_seat
+    heals: bool = False  # the heal the morning's kills respect
+    keeps: Callable[[NightActions, Role], Seat | None] | None = None  # for «not twice running»
+
+
+def _healed(actions: NightActions, role: Role) -> Seat | None:
+    return actions.heal
+
+
+def _blocked(actions: NightActions, role: Role) -> Seat | None:
+    return actions.blocks.get(role)
+
+
+#: ``roles.*.action``: what a role does at night.
+ACTIONS: dict[str, Action] = {
+    "none": Action(Night._no_action),
+    "kill": Action(Night._shoot, kills=True),
+    "check": Action(Night._check, asks=True),
+    "heal": Action(Night._heal, heals=True, keeps=_healed),
+    "block": Action(Night._block, keeps=_blocked),
+    "protect": Action(Night._block, keeps=_blocked),
+    "check_or_kill": Action(Night._check, asks=True),
+}
+
+
+def _finds_black(night: Table, spec: RoleSpec, card: Role | None) -> bool:
+    return card is not None and night.team_of(card) is Team.BLACK
+
+
+def _finds_role(night: Table, spec: RoleSpec, card: Role | None) -> bool:
+    return card in spec.finds
+
+
+#: ``roles.*.learns``: what a check's answer says (yes: a black card, or one of ``finds``).
+LEARNS: dict[str, Callable[[Table, RoleSpec, Role | None], bool]] = {
+    "black": _finds_black,
+    "role": _finds_role,
+    "none": _finds_black,
+}
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How the black team agrees on its shot (``night.agreement``)."""
+
+    turns: Callable[[Night, GameState, RoleSpec], Prompt | None]  # whose turn the screen names
+    shoot: Callable[[Night, GameState, Seat | None], None]  # an entry (None: a miss)
+    agreed: Callable[[Night, GameState], Seat | None]  # the shot the morning resolves
+
+
+#: ``night.agreement``: how the black team agrees on its shot.
+AGREEMENT: dict[str, Agreement] = {
+    "one_entry": Agreement(Night._no_turns, Night._one_shot, Night._shot_entered),
+    "unanimous": Agreement(Night._turn_prompt, Night._shot_in_turn, Night._shot_by_all),
+}

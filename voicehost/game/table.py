@@ -127,14 +127,6 @@ class Table:
                 return step.registers or (step.role,)
         return ()
 
-    def answers_privately(self, phase: Phase) -> bool:
-        """A night step whose entry is answered to its role alone: once seen, never undone."""
-        found = self._step(phase)
-        if found is None or found[1]:
-            return False
-        spec = self.ruleset.roles[found[0].role]
-        return spec.private and self.action(spec) in ("check", "check_or_kill")
-
     def _registered_count(self, step: NightStep) -> int:
         """How many seats a night-0 step registers: the black team's count for its step."""
         if step.role is Role.MAFIA:
