@@ -292,21 +292,10 @@ def test_rules_show_says_every_rule_in_the_referee_s_words(
 def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
     """A club's own file may choose any policy voicehost knows: `rules show` has words for each,
     in Russian and in English."""
-    from voicehost.game import ruleset as rs
+    from voicehost.game.policies import KNOWN
 
     needed = {
-        "action": rs.ACTIONS,
-        "agreement": rs.AGREEMENT,
-        "opening": rs.DAY_OPENINGS,
-        "nominations": rs.NOMINATIONS,
-        "vote": rs.VOTES,
-        "ties": rs.TIES,
-        "fouls": rs.FOULS,
-        "cards": rs.CARDS,
-        "win": rs.WINS,
-        "morning": rs.MORNING,
-        "record": rs.NIGHT_RECORDS,
-        "scores": rs.SCORES,
+        **{kind: names for kind, names in KNOWN.items() if kind != "learns"},
         "team": ("red", "black", "maniac"),
         "speech": ("acquaintance", "nomination", "defence", "last_words"),
     }
@@ -319,3 +308,39 @@ def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
             if f"rules.value.{what}.{value}" not in section
         ]
         assert missing == [], language
+
+
+@pytest.mark.parametrize(
+    ("written", "wrong", "kind"),
+    [
+        ("cards: open", "cards: opened", "cards"),
+        ("action: heal", "action: resurrect", "action"),
+        ("learns: black", "learns: colour", "learns"),
+        ("agreement: one_entry", "agreement: majority", "agreement"),
+        ("kills, checks]", "kills, check]", "morning"),
+        ("record: shot_check_heal", "record: everything", "record"),
+        ("opening: discussion", "opening: debate", "opening"),
+        ("nominations: after_speech_up_to_two", "nominations: up_to_three", "nominations"),
+        ("vote: seat_order_rest_less_own", "vote: secret_ballot", "vote"),
+        ("ties: revote_then_third_vote", "ties: coin", "ties"),
+        ("fouls: night_foul_or_limit_disqualifies", "fouls: yellow_cards", "fouls"),
+        ("win: parity ", "win: last_standing ", "win"),
+        ("scores: none", "scores: elo", "scores"),
+    ],
+)
+def test_an_unknown_policy_is_named_with_its_line_and_every_policy_the_engine_knows(
+    written: str, wrong: str, kind: str
+) -> None:
+    """`rules check` lists exactly the names the engine's registries hold, so the list a club
+    reads cannot drift from what the engine plays."""
+    from voicehost.game.policies import KNOWN
+
+    text = (REPO / "voicehost" / "game" / "presets" / "club.yaml").read_text(encoding="utf-8")
+    assert text.count(written) == 1
+    line = text[: text.index(written)].count("\n") + 1
+    with pytest.raises(RuleSetError) as caught:
+        parse(text.replace(written, wrong), "mine.yaml")
+    [(at, _, params)] = caught.value.mistakes
+    assert at == line
+    assert params["allowed"] == ", ".join(KNOWN[kind])
+    assert repr(wrong.split()[-1].rstrip("]")) == params["value"]
