@@ -12,8 +12,9 @@ so is the winner after every departure.
 ``play(variant, plan, world)`` plays the game on the real Host on a fake clock, every entry on the
 keypad (the night's keys at the same moments in both worlds), and returns what the table
 noticed: each announcement and cue with its moment (a speech takes time by its length), the
-board's frame (the web face's) and, by day, the terminal's status lines and log. The end of the
-game's cards, shown when it is over, are left out: they are the end's to tell.
+board's frame (the web face's) and the terminal's status lines and log (by night without the
+question, which is the host's own: FIIM's names whose shot it is). The end of the game's cards,
+shown when it is over, are left out: they are the end's to tell.
 """
 
 from __future__ import annotations
@@ -63,12 +64,19 @@ class Variant:
 
     preset: str
     cards: str
+    #: settings of config.yaml to play with, as (section, key, value): ("rules", "acquaintance",
+    #: True) is `rules: acquaintance: true`
+    options: tuple[tuple[str, str, Any], ...] = ()
 
     def __str__(self) -> str:
-        return f"{self.preset}-{self.cards}"
+        extra = "".join(f"-{key}={value}" for _, key, value in self.options)
+        return f"{self.preset}-{self.cards}{extra}"
 
     def settings(self) -> Settings:
         settings = with_preset(config.load(None), self.preset)
+        for section, key, value in self.options:
+            part = dataclasses.replace(getattr(settings, section), **{key: value})
+            settings = dataclasses.replace(settings, **{section: part})
         if self.preset == "city":
             return dataclasses.replace(
                 settings, city=dataclasses.replace(settings.city, cards=self.cards)
@@ -87,12 +95,17 @@ class Variant:
 class Night:
     """What the table may know of a night: whom it takes (None: nobody), the «путана»'s client
     (named in the morning), the club Commissar's find as the town hears it, and each step's
-    entries by role: "ok" (taken) or "no" (refused), in order."""
+    entries by role: "ok" (taken) or "no" (refused), in order. ``saved``: the victim is shot
+    and the Doctor's heal saves them (the morning says someone was saved). ``foul``: a seat the
+    host gives a foul after the night's first step, which disqualifies them at night (told in
+    the morning, as the rules have it)."""
 
     victim: int | None
     client: int | None
     found: bool
     entries: dict[Role, tuple[str, ...]]
+    saved: bool = False
+    foul: int | None = None
 
 
 @dataclass(frozen=True)
@@ -135,22 +148,41 @@ def told(engine: Engine, role: Role) -> str | None:
     return None
 
 
-def killer(engine: Engine, world: World, alive: set[int], night: Night) -> Role | None:
-    """Who can take the night's victim in ``world`` (the black team, else the Maniac), or None
-    when nobody can (the plan does not fit this deal)."""
+def killers(engine: Engine, world: World, alive: set[int], night: Night) -> list[Role]:
+    """Who can shoot the night's victim in ``world`` (the black team, the Maniac): none when
+    the plan does not fit this deal (the victim immortal, a shot the «путана» blocks, the
+    Doctor who is to save the victim gone, blocked or the victim himself)."""
     victim = night.victim
     assert victim is not None
     spec = engine.ruleset.roles.get(world.deal[victim])
     if victim not in alive or (spec is not None and spec.immortal):
-        return None
+        return []
+    if night.saved:
+        doctor = world.holder(Role.DOCTOR)
+        if doctor not in alive or doctor in (night.client, victim):
+            return []
     black = [s for s in alive if engine.team_of(world.deal[s]) is Team.BLACK]
-    client_black = night.client is not None and night.client in black
-    if black and not client_black:
-        return Role.MAFIA
-    maniac = [s for s in alive if world.deal[s] is Role.MANIAC and engine.enabled(Role.MANIAC)]
-    if maniac and night.client != maniac[0] and victim != maniac[0]:
-        return Role.MANIAC
-    return None
+    found: list[Role] = []
+    if black and night.client not in black:
+        found.append(Role.MAFIA)
+    maniac = world.holder(Role.MANIAC)
+    if engine.enabled(Role.MANIAC) and maniac in alive and maniac not in (night.client, victim):
+        found.append(Role.MANIAC)
+    return found
+
+
+def killer(engine: Engine, world: World, alive: set[int], night: Night) -> Role | None:
+    """Who shoots the victim in ``world``: a hidden choice where two could (its seed's)."""
+    found = killers(engine, world, alive, night)
+    return found[world.seed % len(found)] if found else None
+
+
+def night_fouls_disqualify(engine: Engine) -> bool:
+    """A foul at night disqualifies at once (the club's and the city's rules)."""
+    return bool(
+        engine.ruleset.fouls == "night_foul_or_limit_disqualifies"
+        and engine.rules.night_foul_disqualifies
+    )
 
 
 def announced_roles(engine: Engine) -> tuple[Role, ...]:
@@ -195,18 +227,26 @@ def course(engine: Engine, plan: Plan, world: World) -> list[Any] | None:
         putana = world.holder(Role.PUTANA)
         if night.client is not None and (night.client == putana or night.client not in alive):
             return None
+        if night.foul is not None:
+            if night.foul not in alive:
+                return None
+            if leave(night.foul):
+                break
         if night.victim is not None:
             if killer(engine, world, alive, night) is None:
                 return None
-            if leave(night.victim):
+            won = not night.saved and leave(night.victim)
+            present("morning")  # the Commissar's find is told before the winner
+            if won:
                 break
-        present("morning")
+        else:
+            present("morning")
     return trace
 
 
 def over(trace: list[Any] | None) -> bool:
     """The course ends in a win."""
-    return bool(trace) and len(trace[-1]) == 3 and trace[-1][2] is not None  # type: ignore[index]
+    return any(len(item) == 3 and item[2] is not None for item in trace or [])
 
 
 @st.composite
@@ -253,14 +293,27 @@ def _draw_plan(engine: Engine, world: World, draw: st.DrawFn) -> Plan:
             if engine.enabled(step.role)
         }
         found = draw(st.booleans())
+        foul = None
+        if night_fouls_disqualify(engine) and draw(st.integers(0, 3)) == 0:
+            foul = draw(st.sampled_from(sorted(alive)))
+            trial = Plan(tuple(days), (*nights, Night(None, client, found, entries, foul=foul)))
+            if over(course(engine, trial, world)):
+                foul = None
+        if foul is not None:
+            alive.discard(foul)
         possible: list[int | None] = [None]
         for seat in sorted(alive):
-            night = Night(seat, client, found, entries)
+            night = Night(seat, client, found, entries, foul=foul)
             if killer(engine, world, alive, night) is not None:
                 possible.append(seat)
         victim = draw(st.sampled_from(possible))
-        nights.append(Night(victim, client, found, entries))
-        if victim is not None:
+        saved = False
+        again = bool(nights) and nights[-1].saved and nights[-1].victim == victim
+        if victim is not None and not again and draw(st.integers(0, 3)) == 0:
+            trial = Night(victim, client, found, entries, True, foul)
+            saved = killer(engine, world, alive, trial) is not None
+        nights.append(Night(victim, client, found, entries, saved, foul))
+        if victim is not None and not saved:
             if over(course(engine, Plan(tuple(days), tuple(nights)), world)):
                 break
             alive.discard(victim)
@@ -347,19 +400,24 @@ class Game:
         self.face = WebFace(self.host, write_protocol=lambda: "")
         self._board = ""
         self._screen: tuple[str, ...] = ()
+        self._killers: dict[int, Role | None] = {}
 
     # ---- what the table sees
 
     def look(self) -> None:
-        """The board's frame and, by day, the terminal's lines, noted when they change."""
+        """The board's frame and the terminal's lines (by night but the question), noted when
+        they change."""
         now = round(self.clock.now(), 6)
         board, _ = self.face.frames()
         if board != self._board:
             self._board = board
             self.noticed.events.append((now, "board", board))
         state = self.host.state
-        if state is not None and not state.phase.is_night and not state.over:
-            lines = tuple(status_lines(self.host)) + tuple(self.screen.lines)
+        if state is not None and not state.over:
+            status = status_lines(self.host)
+            if state.phase.is_night:
+                status = status[:-1]
+            lines = tuple(status) + tuple(self.screen.lines)
             if lines != self._screen:
                 self._screen = lines
                 self.noticed.events.append((now, "screen", lines))
@@ -514,6 +572,12 @@ class Game:
                     self.enter(at, self._refused(role, state))
                 else:
                     self._taken(role, night, at)
+        first = next(s for s in self.engine.ruleset.night_steps if self.engine.enabled(s.role))
+        if night.foul is not None and role is first.role:
+            at = start + NIGHT_FIRST + NIGHT_GAP * index
+            self.advance_to(at - 1.0)
+            self.press(Key.FOUL)
+            self.enter(at, night.foul)
 
     def _alive(self) -> list[int]:
         state = self.host.state
@@ -530,11 +594,16 @@ class Game:
         holder = self.world.holder(role)
         present = holder in alive if role is not Role.MAFIA else bool(self._black())
         if action == "kill":
-            if night.victim is None:
+            if night.victim is not None:
+                if state.night not in self._killers:  # before the night's foul, without it
+                    living = set(alive) - {night.foul}
+                    self._killers[state.night] = killer(self.engine, self.world, living, night)
+                who = self._killers[state.night]
+                self.enter(at, night.victim if who is role else None)
+            elif self.engine.ruleset.agreement == "unanimous" and role is Role.MAFIA:
+                self.enter(at, self._disagreeing_shot(alive))
+            else:
                 self.enter(at, None)
-                return
-            who = killer(self.engine, self.world, set(alive), night)
-            self.enter(at, night.victim if who is role else None)
             return
         if action == "block":
             self.enter(at, night.client if present and night.client else self._any(alive, holder))
@@ -549,6 +618,12 @@ class Game:
             self.enter(at, self._heal(role, night, alive, holder))
             return
         self.enter(at, self.random.choice(alive))
+
+    def _disagreeing_shot(self, alive: list[int]) -> int | None:
+        """No agreed shot: the first living black player shoots someone and the others miss,
+        or all miss (a hidden choice); a lone shooter misses."""
+        first = self.host.prompt().turn == 1 and len(self._black()) > 1
+        return self.random.choice([None, *alive]) if first else None
 
     def _black(self) -> list[int]:
         return [s for s in self._alive() if self.engine.team_of(self.world.deal[s]) is Team.BLACK]
@@ -570,12 +645,23 @@ class Game:
         state = self.host.state
         assert state is not None
         spec = self.engine.ruleset.roles[role]
-        pool = [s for s in alive if s != night.victim]
+        if night.saved:
+            return int(night.victim)  # type: ignore[arg-type]
+        pool = [s for s in alive if s != night.victim and s not in self._saved_later()]
         if not self.engine.value(spec.same_twice):
             pool = [s for s in pool if s != state.previous.get(role)]
         if not self.engine.value(spec.self_target) or (spec.self_once and role in state.used_once):
             pool = [s for s in pool if s != holder]
         return self.random.choice(pool)
+
+    def _saved_later(self) -> set[int]:
+        """Tomorrow night's saved victim: not healed tonight (a patient is not healed twice
+        running), nor the Doctor's own seat (his one self-heal is kept)."""
+        state = self.host.state
+        assert state is not None
+        later = self.plan.nights[state.night :][:1]
+        out = {n.victim for n in later if n.saved and n.victim is not None}
+        return out | ({self.world.holder(Role.DOCTOR) or 0} if later and later[0].saved else set())
 
     def _refused(self, role: Role, state: GameState) -> int:
         """A seat the rules refuse at this step, for a reason this world allows: a typo, a seat

@@ -14,18 +14,16 @@ from secrecykit import Day, Night, Plan, Variant, World, first_difference, pairs
 
 from voicehost.game.model import Role
 
-EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "6"))
+EXAMPLES = int(os.environ.get("VOICEHOST_PROPERTY_EXAMPLES", "8"))
 
 VARIANTS = [
-    Variant("club", "open"),
-    Variant("club", "half_closed"),
-    Variant("club", "closed"),
-    Variant("fiim", "open"),
-    Variant("fiim", "closed"),
-    Variant("fiim", "half_closed"),
-    Variant("city", "open"),
-    Variant("city", "closed"),
-    Variant("city", "half_closed"),
+    *(
+        Variant(preset, cards)
+        for preset in ("club", "fiim", "city")
+        for cards in ("open", "closed", "half_closed")
+    ),
+    Variant("club", "open", (("rules", "acquaintance", True),)),
+    Variant("city", "closed", (("city", "commissar_action", "kill"),)),
 ]
 
 
