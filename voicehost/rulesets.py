@@ -15,7 +15,7 @@ from typing import Any
 from voicehost.game.engine import Engine
 from voicehost.game.errors import BadRecord
 from voicehost.game.model import Role, Team
-from voicehost.game.policies import KNOWN, asks
+from voicehost.game.policies import KILLS_OF_RECORD, KNOWN, asks
 from voicehost.game.rules import (
     CitySettings,
     FiimSettings,
@@ -451,6 +451,8 @@ class _Reader:
         got["night_record"] = self.take(
             s, "record", "night", node, "choice:" + ",".join(KNOWN["record"])
         )
+        kills = self.optional(s, "kills", "night", "choice:" + ",".join(KNOWN["kills"]), None)
+        got["kills"] = kills or KILLS_OF_RECORD.get(got["night_record"] or "", "")
         self.night_rest(s, node, got, roles)
 
     def night_rest(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:

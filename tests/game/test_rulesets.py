@@ -326,6 +326,7 @@ def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
         ("fouls: night_foul_or_limit_disqualifies", "fouls: yellow_cards", "fouls"),
         ("win: parity ", "win: last_standing ", "win"),
         ("scores: none", "scores: elo", "scores"),
+        ("kills: shot_or_heal", "kills: poison", "kills"),
     ],
 )
 def test_an_unknown_policy_is_named_with_its_line_and_every_policy_the_engine_knows(
@@ -344,3 +345,40 @@ def test_an_unknown_policy_is_named_with_its_line_and_every_policy_the_engine_kn
     assert at == line
     assert params["allowed"] == ", ".join(KNOWN[kind])
     assert repr(wrong.split()[-1].rstrip("]")) == params["value"]
+
+
+@pytest.mark.parametrize("name", ["club", "fiim", "city"])
+def test_a_file_without_night_kills_resolves_its_kills_as_its_record_always_had_them(
+    name: str,
+) -> None:
+    """Files written before ``night.kills`` (and the journals that keep them) play as before."""
+    text = (REPO / "voicehost" / "game" / "presets" / f"{name}.yaml").read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("  kills:"))
+    assert without != text
+    assert parse(without, f"{name}.yaml") == load_preset(name)
+
+
+def test_the_night_s_kills_are_a_policy_of_their_own_not_the_protocol_s_shape(
+    tmp_path: Path,
+) -> None:
+    """A club file keeps the club's protocol (``night.record: shot_check_heal``) but lets the
+    black team's shot kill whoever the Doctor healed (``night.kills: one_shot``): the victim the
+    Doctor saved in examples/doctor-save.txt dies."""
+    from voicehost import config
+    from voicehost.console.script import run_script
+
+    club = (REPO / "voicehost" / "game" / "presets" / "club.yaml").read_text(encoding="utf-8")
+    lines = (REPO / "examples" / "doctor-save.txt").read_text(encoding="utf-8").splitlines()
+    night1 = lines[: next(i for i, line in enumerate(lines) if line.startswith("# ---- Day 2"))]
+    heard = {}
+    for kills in ("shot_or_heal", "one_shot"):
+        (tmp_path / "ours.yaml").write_text(
+            club.replace("kills: shot_or_heal", f"kills: {kills}"), encoding="utf-8"
+        )
+        settings = config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
+        played = run_script(night1, settings)
+        assert played.errors == []
+        heard[kills] = "\n".join(played.transcript)
+    assert "Этой ночью доктор спас" in heard["shot_or_heal"]
+    assert "Этой ночью доктор спас" not in heard["one_shot"]
+    assert "Этой ночью убит игрок номер один" in heard["one_shot"]

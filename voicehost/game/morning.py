@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from voicehost.game.effects import Effect, Say
@@ -23,6 +22,7 @@ class Morning(Table):
         super().__init__(settings, ruleset)
         self.resolvers = tuple(MORNING[name] for name in ruleset.morning)
         self.night_record = NIGHT_RECORDS[ruleset.night_record]
+        self.kills = KILLS[ruleset.kills]
         #: the town's check, whose find the morning may tell: the first red role that checks
         self.town_check = next(
             (
@@ -139,7 +139,7 @@ class Morning(Table):
 
     def _resolve_kills(self, state: GameState, out: list[Effect]) -> list[Seat]:
         """Blocks, then heals, then the kills: who dies this night, announced."""
-        return self.night_record.kills(self, state, out, self.night._agreed_shot(state))
+        return self.kills(self, state, out, self.night._agreed_shot(state))
 
     def _one_shot_told(self, state: GameState, out: list[Effect], shot: Seat | None) -> list[Seat]:
         """The black team's shot alone: killed or missed."""
@@ -236,7 +236,7 @@ class Morning(Table):
 
     def _record_night(self, state: GameState, killed: list[Seat]) -> None:
         """The night in the protocol, in the rule set's shape (``night.record``)."""
-        self.night_record.record(self, state, killed)
+        self.night_record(self, state, killed)
 
     def _record_shots_checks(self, state: GameState, killed: list[Seat]) -> None:
         """Each black player's shot and each check with its find (FIIM's protocol)."""
@@ -315,17 +315,17 @@ MORNING: dict[str, Callable[[Morning, GameState, list[Effect], list[Seat]], list
 }
 
 
-@dataclass(frozen=True)
-class NightRecord:
-    """The shape of a night (``night.record``): how its kills resolve, how it is recorded."""
+#: ``night.kills``: how the night's kills resolve, told; each gets the black team's agreed shot
+#: (None: a miss) and returns who was killed.
+KILLS: dict[str, Callable[[Morning, GameState, list[Effect], Seat | None], list[Seat]]] = {
+    "one_shot": Morning._one_shot_told,
+    "shot_or_heal": Morning._shot_or_heal,
+    "after_blocks_and_heals": Morning._several_killers,
+}
 
-    kills: Callable[[Morning, GameState, list[Effect], Seat | None], list[Seat]]  # told
-    record: Callable[[Morning, GameState, list[Seat]], None]
-
-
-#: ``night.record``: the shape of a night.
-NIGHT_RECORDS: dict[str, NightRecord] = {
-    "shot_check_heal": NightRecord(Morning._shot_or_heal, Morning._record_shot_check_heal),
-    "shots_checks": NightRecord(Morning._one_shot_told, Morning._record_shots_checks),
-    "actions": NightRecord(Morning._several_killers, Morning._record_actions),
+#: ``night.record``: the shape of a night in the protocol.
+NIGHT_RECORDS: dict[str, Callable[[Morning, GameState, list[Seat]], None]] = {
+    "shot_check_heal": Morning._record_shot_check_heal,
+    "shots_checks": Morning._record_shots_checks,
+    "actions": Morning._record_actions,
 }

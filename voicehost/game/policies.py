@@ -11,7 +11,7 @@ from __future__ import annotations
 from voicehost.game.day import DAY_OPENINGS, NOMINATIONS
 from voicehost.game.end import SCORES, WINS
 from voicehost.game.fouls import FOULS
-from voicehost.game.morning import MORNING, NIGHT_RECORDS
+from voicehost.game.morning import KILLS, MORNING, NIGHT_RECORDS
 from voicehost.game.night import ACTIONS, AGREEMENT, LEARNS
 from voicehost.game.table import CARDS
 from voicehost.game.vote import TIES, VOTES
@@ -24,6 +24,7 @@ KNOWN: dict[str, tuple[str, ...]] = {
     "agreement": tuple(AGREEMENT),  # night.agreement
     "morning": tuple(MORNING),  # night.morning
     "record": tuple(NIGHT_RECORDS),  # night.record
+    "kills": tuple(KILLS),  # night.kills
     "opening": tuple(DAY_OPENINGS),  # day.opening
     "nominations": tuple(NOMINATIONS),  # day.nominations
     "vote": tuple(VOTES),  # day.vote
@@ -38,3 +39,11 @@ def asks(action: str) -> bool:
     """Whether a role of ``action`` checks (and so must say what it learns)."""
     known = ACTIONS.get(action)
     return known is not None and known.asks
+
+
+#: A file without ``night.kills``: its kills resolve as its ``night.record`` had them.
+KILLS_OF_RECORD: dict[str, str] = {
+    "shot_check_heal": "shot_or_heal",
+    "shots_checks": "one_shot",
+    "actions": "after_blocks_and_heals",
+}

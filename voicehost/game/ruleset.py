@@ -99,6 +99,9 @@ class RuleSet:
     deal: str = ""
     # the vote's question for each candidate (``day.vote_question``)
     vote_question: str = "day.vote_for"
+    # how the night's kills resolve (``night.kills``; a file without it: as its ``night.record``
+    # always had them, policies.KILLS_OF_RECORD)
+    kills: str = ""
 
     def spec(self, role: Role) -> RoleSpec:
         return self.roles[role]
