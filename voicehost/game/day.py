@@ -32,18 +32,18 @@ class Day(Table):
         self.nominating = NOMINATIONS[ruleset.nominations]
         self.opening = DAY_OPENINGS[ruleset.day_opening]
 
-    def _next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
+    def next_acquaintance(self, state: GameState, out: list[Effect]) -> None:
         """The next player in seat order introduces themselves; after the last, night 0."""
         state.phase = Phase.ACQUAINTANCE
         while state.speakers and not state.players[state.speakers[0]].alive:
             state.speakers.pop(0)
         if not state.speakers:
             state.current_speaker = None
-            self.night._start_night0(state, out)
+            self.night.start_night0(state, out)
             return
         self._give_floor(state, out, state.speakers.pop(0), TimerKind.ACQUAINTANCE_SPEECH)
 
-    def _nomination_prompt(self, state: GameState) -> Prompt | None:
+    def nomination_prompt(self, state: GameState) -> Prompt | None:
         speaker = state.current_speaker
         if speaker is None:
             return None
@@ -80,7 +80,7 @@ class Day(Table):
             question="prompt_nomination_required" if owed else "prompt_nominate",
         )
 
-    def _owes_nomination(self, state: GameState) -> bool:
+    def owes_nomination(self, state: GameState) -> bool:
         """The club's speaker whose speech is over has still to name a candidate."""
         speaker = state.current_speaker
         return (
@@ -95,14 +95,14 @@ class Day(Table):
     def _never_owed(self, state: GameState, speaker: Seat) -> bool:
         return False  # nominating is a choice, not a duty
 
-    def _nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
+    def nomination_speech_over(self, state: GameState, out: list[Effect]) -> None:
         self.nominating.speech_over(self, state, out)
 
     def _speech_over_owing(self, state: GameState, out: list[Effect]) -> None:
         """The next speaker, once this one has named a candidate."""
         speaker = state.current_speaker
         if speaker is not None and state.nominations.get(speaker):
-            self._next_nomination_speaker(state, out)
+            self.next_nomination_speaker(state, out)
         elif speaker is not None:
             # The club's rules: nominating nobody is not allowed. The speech is over (time, or
             # «спасибо» before a name): the table hears that a candidate is still owed.
@@ -123,23 +123,23 @@ class Day(Table):
              "third_vote": None, "left": []},
         ]  # fmt: skip
 
-    def _start_day(self, state: GameState, out: list[Effect]) -> None:
+    def start_day(self, state: GameState, out: list[Effect]) -> None:
         self.opening(self, state, out)
 
     def _open_with_speeches(self, state: GameState, out: list[Effect]) -> None:
         self._open_day(state, Phase.NOMINATION)  # speeches at once (MR 6.1 to 6.3.1)
         self._order_speakers(state)
-        self._next_nomination_speaker(state, out)
+        self.next_nomination_speaker(state, out)
 
     def _open_with_discussion(self, state: GameState, out: list[Effect]) -> None:
         self._open_day(state, Phase.DISCUSSION)
         seconds = self.timers.discussion_seconds
-        out.append(self._discussion_phrase())
+        out.append(self.discussion_phrase())
         state.speech_running = True
         warning = self._speech_warning("timers.warning_seconds.discussion", seconds)
         self._start_timer(state, out, TimerKind.DISCUSSION, seconds, warning)
 
-    def _day_record(self, state: GameState) -> DayRecord:
+    def day_record(self, state: GameState) -> DayRecord:
         """Today's record, copied before it is changed (earlier states share the old one)."""
         days = state.record["days"]
         if not state.owns_day:
@@ -168,17 +168,17 @@ class Day(Table):
         start = living.index(first)
         state.speakers = living[start:] + living[:start]
 
-    def _start_nominations(self, state: GameState, out: list[Effect]) -> None:
+    def start_nominations(self, state: GameState, out: list[Effect]) -> None:
         state.phase = Phase.NOMINATION
         self._order_speakers(state)
         one_black = self.black_known(state) == 1
         out.append(Say("day.nominations_one" if one_black else "day.nominations"))
-        self._next_nomination_speaker(state, out)
+        self.next_nomination_speaker(state, out)
 
     def _nomination_limit(self, state: GameState) -> int:
         return 1 if self.black_known(state) == 1 else 2
 
-    def _next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
+    def next_nomination_speaker(self, state: GameState, out: list[Effect]) -> None:
         """The next speaker; a speech a third foul took (MR 9.5.1) is said to be lost (at three
         or four players a short one instead), and a nomination is still waited for briefly."""
         state.lost_speech = state.short_speech = None
@@ -209,7 +209,7 @@ class Day(Table):
         )
         self._start_timer(state, out, TimerKind.NOMINATION_SPEECH, seconds, warning, seat)
 
-    def _nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+    def nominate(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
         self.nominating.nominate(self, state, seats, out)
 
     def _nominate_after_speech(
@@ -234,12 +234,12 @@ class Day(Table):
                 raise RuleViolation("one_nomination_only")
             raise RuleViolation("too_many_nominations", seat=speaker, count=len(already))
         state.nominations[speaker] = already + added
-        self._day_record(state)["nominations"][seat_key(speaker)] = list(state.nominations[speaker])
+        self.day_record(state)["nominations"][seat_key(speaker)] = list(state.nominations[speaker])
         if self.rules.confirm_nominations:
             for seat in added:
                 out.append(Say("day.nomination_accepted", {"seat": seat}))
         if not state.speech_running:
-            self._next_nomination_speaker(state, out)
+            self.next_nomination_speaker(state, out)
 
     def _nominate_in_speech(
         self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]
@@ -257,7 +257,7 @@ class Day(Table):
         if seat in self._nominated(state):
             raise RuleViolation("fiim_already_nominated", seat=seat)
         state.nominations[speaker] = [seat]
-        self._day_record(state)["nominations"][seat_key(speaker)] = [seat]
+        self.day_record(state)["nominations"][seat_key(speaker)] = [seat]
         out.append(Say("day.nomination_accepted", {"seat": seat}))
 
     @staticmethod
@@ -275,9 +275,9 @@ class Day(Table):
             tally.update(seat for seat in nominees if state.players[seat].alive)
         candidates = select_candidates(tally)
         state.candidates = candidates
-        self._day_record(state)["candidates"] = list(candidates)
+        self.day_record(state)["candidates"] = list(candidates)
         if not candidates:
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
             return
         if len(candidates) == 1:
             out.append(Say("day.single_candidate", {"seat": candidates[0]}))
@@ -285,51 +285,51 @@ class Day(Table):
             out.append(Say("day.candidates", {"seats": tuple(candidates)}))
         state.phase = Phase.DEFENCE
         state.speakers = list(candidates)
-        self._next_defence(state, out)
+        self.next_defence(state, out)
 
     def _candidates_in_nomination_order(self, state: GameState, out: list[Effect]) -> None:
         candidates = [seat for seat in self._nominated(state) if state.players[seat].alive]
         state.candidates = candidates
-        self._day_record(state)["candidates"] = list(candidates)
+        self.day_record(state)["candidates"] = list(candidates)
         if state.vote_cancelled_day == state.day:  # a removal cancelled it (MR 9.8)
-            self.fouls._cancel_vote(state, out)
+            self.fouls.cancel_vote(state, out)
         elif not candidates:
             out.append(Say("fiim.no_nominations"))
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
         elif (
             len(candidates) == 1
             and state.day == 1
             and not FIRST_DAY_SINGLE_NOMINEE_VOTED[self.settings.fiim.first_day_single_nominee]
         ):
             out.append(Say("fiim.single_no_vote", {"seat": candidates[0]}))  # MR 7.16.1
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
         else:
-            self.vote._start_vote(state, out)
+            self.vote.start_vote(state, out)
 
-    def _next_defence(self, state: GameState, out: list[Effect]) -> None:
+    def next_defence(self, state: GameState, out: list[Effect]) -> None:
         state.phase = Phase.DEFENCE
         while state.speakers and not state.players[state.speakers[0]].alive:
             state.speakers.pop(0)
         if not state.speakers:
             state.current_speaker = None
-            self.vote._start_vote(state, out)
+            self.vote.start_vote(state, out)
             return
         self._give_floor(state, out, state.speakers.pop(0), TimerKind.DEFENCE_SPEECH)
 
-    def _next_last_words(self, state: GameState, out: list[Effect]) -> None:
+    def next_last_words(self, state: GameState, out: list[Effect]) -> None:
         state.best_move_by = None  # the victim's minute is over: no best move after it
         if state.after_last_words == "end" and not state.last_words_queue:
             state.current_speaker = None
             assert state.pending_winner is not None  # set with "end"
-            self.end._declare(state, out, state.pending_winner)
+            self.end.declare(state, out, state.pending_winner)
             return
         state.phase = Phase.LAST_WORDS
         if not state.last_words_queue:
             state.current_speaker = None
             if state.after_last_words == "day":
-                self._start_day(state, out)
+                self.start_day(state, out)
             else:
-                self.night._begin_night(state, out)
+                self.night.begin_night(state, out)
             return
         self._give_floor(state, out, state.last_words_queue.pop(0), TimerKind.LAST_WORDS)
 
@@ -337,7 +337,7 @@ class Day(Table):
         self, state: GameState, out: list[Effect], speaker: Seat, kind: TimerKind
     ) -> None:
         """Announce a player's timed speech and start its timer (after the announcement)."""
-        phrase, seconds = self._floor(kind)
+        phrase, seconds = self.floor(kind)
         state.current_speaker = speaker
         out.append(Say(phrase, {"seat": speaker}))
         state.speech_running = True
@@ -346,12 +346,12 @@ class Day(Table):
         warning = self._speech_warning(setting, seconds)
         self._start_timer(state, out, kind, seconds, warning, speaker)
 
-    def _floor(self, kind: TimerKind) -> tuple[str, float]:
+    def floor(self, kind: TimerKind) -> tuple[str, float]:
         """The announcement and the length of a timed speech."""
         phrase, seconds = self.ruleset.speeches[SPEECH_KINDS[kind]]
         return phrase, self.value(seconds)
 
-    def _best_move_due(self, state: GameState) -> bool:
+    def best_move_due(self, state: GameState) -> bool:
         """The first night's victim, unless two or more left by the vote on day 1."""
         days = state.record["days"]
         return (
@@ -362,7 +362,7 @@ class Day(Table):
         )
 
     @staticmethod
-    def _best_move_open(state: GameState) -> bool:
+    def best_move_open(state: GameState) -> bool:
         return (
             state.best_move_by is not None
             and state.phase is Phase.LAST_WORDS
@@ -370,7 +370,7 @@ class Day(Table):
             and state.speech_running
         )
 
-    def _best_move(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
+    def best_move(self, state: GameState, seats: tuple[Seat, ...], out: list[Effect]) -> None:
         """Three different seats other than the victim's own; recorded, scored, said aloud."""
         self._exactly(seats, 3)
         victim = state.best_move_by
@@ -386,7 +386,7 @@ class Day(Table):
         state.best_move_by = None
         out.append(Say("fiim.best_move_taken", {"seat": victim, "seats": seats}))
 
-    def _discussion_phrase(self) -> Say:
+    def discussion_phrase(self) -> Say:
         """«У вас три минуты» / «…две минуты тридцать секунд» / «…сорок пять секунд»."""
         minutes, seconds = divmod(int(self.timers.discussion_seconds), 60)
         if seconds == 0:
@@ -431,7 +431,7 @@ NOMINATIONS: dict[str, Nominations] = {
     "in_own_speech_one": Nominations(
         Day._prompt_in_speech,
         Day._never_owed,
-        Day._next_nomination_speaker,
+        Day.next_nomination_speaker,
         Day._nominate_in_speech,
         Day._candidates_in_nomination_order,
     ),

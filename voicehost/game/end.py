@@ -51,7 +51,7 @@ class End(Table):
             return Team.BLACK
         return None
 
-    def _announce_winner(self, state: GameState, out: list[Effect]) -> bool:
+    def announce_winner(self, state: GameState, out: list[Effect]) -> bool:
         """The result is fixed at the departure; where the rules give the last to leave their
         minute first (MR 8.19.1), the winner is announced after it."""
         if state.after_last_words == "end":
@@ -61,14 +61,14 @@ class End(Table):
             return False
         final = self._final_words(state)
         if not final:
-            self._declare(state, out, winner)
+            self.declare(state, out, winner)
             return True
         self._stop_timer(state, out)
         state.vote_settling = None
         state.pending_winner = winner
         state.after_last_words = "end"
         state.last_words_queue = final
-        self.day._next_last_words(state, out)
+        self.day.next_last_words(state, out)
         return True
 
     def _final_words(self, state: GameState) -> list[Seat]:
@@ -86,7 +86,7 @@ class End(Table):
             if (d["how"], d["day"], d["night"]) == (last["how"], last["day"], last["night"])
         ]
 
-    def _declare(self, state: GameState, out: list[Effect], winner: Team) -> None:
+    def declare(self, state: GameState, out: list[Effect], winner: Team) -> None:
         self._stop_timer(state, out)
         state.vote_settling = None  # a foul during the pause after a count can end the game
         state.phase = Phase.GAME_OVER
@@ -125,7 +125,7 @@ class End(Table):
         """The cards named when the game is over, in the rule set's order: those in play."""
         return tuple(role for role in self.ruleset.end_cards if self.enabled(role))
 
-    def _announce_draw(self, state: GameState, out: list[Effect]) -> bool:
+    def announce_draw(self, state: GameState, out: list[Effect]) -> bool:
         """MR 1.5, MH 1.13: after the third night in a row, with the days between, in which
         nobody left, the game is a draw (``fiim.draw_after_nights``; 0: never)."""
         if self.ruleset.draw_after is None:

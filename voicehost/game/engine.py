@@ -91,9 +91,9 @@ class Engine(Table):
             topic = self.rules.acquaintance_topic.strip()
             if topic:
                 out.append(Say("acquaintance.topic", {"topic": topic}))
-            self.day._next_acquaintance(state, out)
+            self.day.next_acquaintance(state, out)
         else:
-            self.night._start_night0(state, out)
+            self.night.start_night0(state, out)
         return state, out
 
     def step(self, state: GameState, event: Input) -> tuple[GameState, list[Effect]]:
@@ -112,22 +112,22 @@ class Engine(Table):
             case EnterSeats():
                 self._on_seats(new, event, out)
             case Miss():
-                self.night._on_miss(new, event, out)
+                self.night.on_miss(new, event, out)
             case VoteCount():
-                self.vote._on_vote_count(new, event, out)
+                self.vote.on_vote_count(new, event, out)
             case Foul():
-                self.fouls._on_foul(new, event, out)
+                self.fouls.on_foul(new, event, out)
             case Remove():
-                self.fouls._on_remove(new, event, out)
+                self.fouls.on_remove(new, event, out)
             case TeamLoss():
-                self.fouls._on_team_loss(new, event, out)
+                self.fouls.on_team_loss(new, event, out)
         return new, out
 
     def prompt(self, state: GameState) -> Prompt:
         """What a person is asked to enter now: seats (for a role, how many, whether a miss
         may be entered), a count, a confirmation, or nothing."""
         phase = state.phase
-        if self.day._best_move_open(state):
+        if self.day.best_move_open(state):
             return Prompt(
                 PromptKind.SEATS,
                 3,
@@ -148,7 +148,7 @@ class Engine(Table):
             if question == "prompt_register_mafia" and count == 1:
                 question = "prompt_register_one_mafia"
             if not night0:
-                turns = self.night._shot_turns(state, spec)
+                turns = self.night.shot_turns(state, spec)
                 if turns is not None:
                     return turns
                 actions = state.night_actions
@@ -185,7 +185,7 @@ class Engine(Table):
         if phase is Phase.GAME_OVER:
             return Prompt(PromptKind.NONE, question="prompt_game_over")
         if phase is Phase.NOMINATION:
-            nominate = self.day._nomination_prompt(state)
+            nominate = self.day.nomination_prompt(state)
             if nominate is not None:
                 return nominate
         if state.vote_settling is not None:
@@ -195,13 +195,13 @@ class Engine(Table):
             return Prompt(
                 PromptKind.VOTE_COUNT,
                 subject=candidate,
-                max_count=self.vote._vote_room(state),
+                max_count=self.vote.vote_room(state),
                 question="prompt_vote_count",
             )
         if phase is Phase.THIRD_VOTE:
             return Prompt(
                 PromptKind.THIRD_VOTE_COUNT,
-                max_count=self.vote._third_vote_voters(state),
+                max_count=self.vote.third_vote_voters(state),
                 question="prompt_third_vote_count",
             )
         return Prompt(PromptKind.NONE, speech_running=state.speech_running)
@@ -220,18 +220,16 @@ class Engine(Table):
         elif phase is Phase.NIGHT0_DEAL:
             out.append(Say(self.ruleset.deal))
         elif phase is Phase.THIRD_VOTE and state.vote_settling is None:
-            out.extend(self.vote._third_vote_question(state, again=False))
+            out.extend(self.vote.third_vote_question(state, again=False))
         elif phase is Phase.VOTE and state.vote_settling is None:
             if len(state.candidates) > 1:  # the table is reminded whom it votes on
-                out.append(
-                    Say(self.vote._vote_start_key(state), {"seats": tuple(state.candidates)})
-                )
+                out.append(Say(self.vote.vote_start_key(state), {"seats": tuple(state.candidates)}))
             out.append(
                 Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
             )
         elif phase is Phase.DISCUSSION:
-            out.append(self.day._discussion_phrase())
-        elif self.day._owes_nomination(state):
+            out.append(self.day.discussion_phrase())
+        elif self.day.owes_nomination(state):
             out.append(Say("day.nomination_required", {"seat": state.current_speaker}))
         elif state.current_speaker is not None and state.speech_running:
             seat = state.current_speaker
@@ -241,7 +239,7 @@ class Engine(Table):
             elif seat == state.short_speech:
                 out.append(Say("fiim.short_speech", {"seat": seat}))
             else:
-                out.append(Say(self.day._floor(kind)[0], {"seat": seat}))
+                out.append(Say(self.day.floor(kind)[0], {"seat": seat}))
         timer = state.timer
         if timer is not None and not (self._registering(phase) and state.window_over):
             out.append(self.timer_effect(timer))
@@ -254,7 +252,7 @@ class Engine(Table):
         if after.phase.is_night or speaker is None or speaker == before.current_speaker:
             return []
         said = [Say("day.floor_back", {"seat": speaker})]
-        if self.day._owes_nomination(after):
+        if self.day.owes_nomination(after):
             said.append(Say("day.nomination_required", {"seat": speaker}))
         return said
 
@@ -265,7 +263,7 @@ class Engine(Table):
         if state.phase is Phase.VOTE:
             return Say(self.ruleset.vote_question, {"seat": state.candidates[state.vote_index]})
         if state.phase is Phase.THIRD_VOTE:
-            return self.vote._third_vote_question(state, again=True)[-1]
+            return self.vote.third_vote_question(state, again=True)[-1]
         return None
 
     def _on_warning(self, state: GameState, event: TimerWarning, out: list[Effect]) -> None:
@@ -282,27 +280,27 @@ class Engine(Table):
         self._check_timer(state, event.timer_id)
         if state.phase is Phase.NIGHT0_SEATING:
             state.timer = None
-            self.morning._first_morning(state, out)
+            self.morning.first_morning(state, out)
             return
         if state.vote_settling is not None:
             state.timer = None
-            self.vote._settled(state, out)
+            self.vote.settled(state, out)
             return
         if self._step(state.phase) is not None:
             state.timer = None
             state.window_over = True
-            self.night._maybe_finish_night_step(state, out)
+            self.night.maybe_finish_night_step(state, out)
             return
         out.append(PlayCue(Cue.TIME_UP))
         self._end_speech(state, out)
 
     def _on_end_speech(self, state: GameState, event: EndSpeech, out: list[Effect]) -> None:
         if state.phase is Phase.NIGHT0_DEAL:  # «the cards are dealt»
-            self.night._cards_dealt(state, out)
+            self.night.cards_dealt(state, out)
             return
         if state.vote_settling is not None:  # "the count is right": go on at once
             self._stop_timer(state, out)
-            self.vote._settled(state, out)
+            self.vote.settled(state, out)
             return
         if not state.speech_running:
             raise RuleViolation("no_speech")
@@ -315,29 +313,29 @@ class Engine(Table):
         out.append(CancelTimer())
         phase = state.phase
         if phase is Phase.ACQUAINTANCE:
-            self.day._next_acquaintance(state, out)
+            self.day.next_acquaintance(state, out)
         elif phase is Phase.DISCUSSION:
-            self.day._start_nominations(state, out)
+            self.day.start_nominations(state, out)
         elif phase is Phase.NOMINATION:
-            self.day._nomination_speech_over(state, out)
+            self.day.nomination_speech_over(state, out)
         elif phase is Phase.DEFENCE:
-            self.day._next_defence(state, out)
+            self.day.next_defence(state, out)
         elif phase is Phase.LAST_WORDS:
-            self.day._next_last_words(state, out)
+            self.day.next_last_words(state, out)
 
     def _on_seats(self, state: GameState, event: EnterSeats, out: list[Effect]) -> None:
         if state.phase is Phase.NIGHT0_DEAL:  # the black team typing its seats: dealt
-            self.night._cards_dealt(state, out)
+            self.night.cards_dealt(state, out)
         phase = state.phase
         found = self._step(phase)
         if found is not None:
             if found[1]:
-                self.night._register(state, found[0], event.seats, out)
+                self.night.register(state, found[0], event.seats, out)
             else:
-                self.night._night_choice(state, found[0], event.seats, out)
+                self.night.night_choice(state, found[0], event.seats, out)
         elif phase is Phase.NOMINATION:
-            self.day._nominate(state, event.seats, out)
-        elif self.day._best_move_open(state):
-            self.day._best_move(state, event.seats, out)
+            self.day.nominate(state, event.seats, out)
+        elif self.day.best_move_open(state):
+            self.day.best_move(state, event.seats, out)
         else:
             raise RuleViolation("not_now", phase=phase.value)

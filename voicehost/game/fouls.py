@@ -22,7 +22,7 @@ class Fouls(Table):
         super().__init__(settings, ruleset)
         self.foul_rule = FOULS[ruleset.fouls]
 
-    def _depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
+    def depart(self, state: GameState, out: list[Effect], seat: Seat, how: str) -> None:
         """The player leaves the table (``how``: vote, kill, disqualified, removed): recorded
         the same way by every rule set, announced as its cards are shown."""
         player = state.players[seat]
@@ -65,7 +65,7 @@ class Fouls(Table):
             fouls >= self.rules.fouls_to_disqualify
         )
 
-    def _on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
+    def on_foul(self, state: GameState, event: Foul, out: list[Effect]) -> None:
         seat = event.seat
         sent_away = self._count_foul(state, seat)
         self.foul_rule.counted(self, state, seat, sent_away, out)
@@ -100,18 +100,18 @@ class Fouls(Table):
             return
         if night:
             state.night_actions.disqualified.append(seat)
-            self._depart(state, out, seat, "disqualified")
+            self.depart(state, out, seat, "disqualified")
             if self.end.winner(state) is not None:
-                self.morning._end_night_with_win(state, out)
+                self.morning.end_night_with_win(state, out)
             return  # the table hears of it in the morning
-        self._depart(state, out, seat, "disqualified")
-        if self.end._announce_winner(state, out):
+        self.depart(state, out, seat, "disqualified")
+        if self.end.announce_winner(state, out):
             return
         if self.value(self.ruleset.disqualified_speak):
             state.disqualified_to_speak.append(seat)
         self._after_day_departure(state, out, seat)
 
-    def _on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
+    def on_remove(self, state: GameState, event: Remove, out: list[Effect]) -> None:
         """MR 10.11 to 10.20: the gravest faults remove a player at once (where the rules
         remove; the club's disqualify by fouls only)."""
         if not self.ruleset.removal:
@@ -119,7 +119,7 @@ class Fouls(Table):
         self._validate_seat(state, event.seat)
         self._remove(state, event.seat, out)
 
-    def _on_team_loss(self, state: GameState, event: TeamLoss, out: list[Effect]) -> None:
+    def on_team_loss(self, state: GameState, event: TeamLoss, out: list[Effect]) -> None:
         """MR 10.21 to 10.24: the gravest faults (deliberate peeking, help from the audience,
         oaths, blackmail, threats, bribes, bets) cost the player's whole team the game. It is
         the referee's decision and ends the game at once, so it must be confirmed; the player
@@ -139,20 +139,20 @@ class Fouls(Table):
             "phase": state.phase.value,
         }  # fmt: skip
         out.append(Say("fiim.team_loss", {"seat": seat}))
-        self.end._declare(state, out, Team.RED if loser is Team.BLACK else Team.BLACK)
+        self.end.declare(state, out, Team.RED if loser is Team.BLACK else Team.BLACK)
 
     def _remove(self, state: GameState, seat: Seat, out: list[Effect]) -> None:
         """The player leaves at once without a last word (MR 9.7); at night the morning says
         so; by day the vote is cancelled as MR 9.8 says."""
         decided = self._vote_decided(state)
         leaving = seat in self._leaving(state) if decided else False
-        self._depart(state, out, seat, "removed")
+        self.depart(state, out, seat, "removed")
         if state.phase.is_night:
             state.night_actions.disqualified.append(seat)
             if self.end.winner(state) is not None:
-                self.morning._end_night_with_win(state, out)
+                self.morning.end_night_with_win(state, out)
             return
-        if self.end._announce_winner(state, out):
+        if self.end.announce_winner(state, out):
             return
         if seat in state.candidates and not decided:
             state.candidates.remove(seat)
@@ -168,10 +168,10 @@ class Fouls(Table):
         if phase is Phase.NOMINATION:
             if state.current_speaker == seat:
                 self._stop_timer(state, out)
-                self.day._next_nomination_speaker(state, out)
+                self.day.next_nomination_speaker(state, out)
         elif phase in (Phase.DEFENCE, Phase.VOTE, Phase.THIRD_VOTE):
             self._stop_timer(state, out)
-            self._cancel_vote(state, out)
+            self.cancel_vote(state, out)
 
     @staticmethod
     def _vote_decided(state: GameState) -> bool:
@@ -191,12 +191,12 @@ class Fouls(Table):
             return leaders if len(leaders) == 1 else []
         return []
 
-    def _cancel_vote(self, state: GameState, out: list[Effect]) -> None:
+    def cancel_vote(self, state: GameState, out: list[Effect]) -> None:
         state.vote_settling = None
         state.vote_cancelled_day = None
-        self.day._day_record(state)["vote_cancelled"] = True
+        self.day.day_record(state)["vote_cancelled"] = True
         out.append(Say("fiim.vote_cancelled"))
-        self.night._begin_night(state, out)
+        self.night.begin_night(state, out)
 
     def _after_day_departure(self, state: GameState, out: list[Effect], seat: Seat) -> None:
         """Keep the day consistent after a disqualification."""
@@ -205,25 +205,25 @@ class Fouls(Table):
             state.candidates.remove(seat)
         if phase is Phase.ACQUAINTANCE and state.current_speaker == seat:
             self._stop_timer(state, out)
-            self.day._next_acquaintance(state, out)
+            self.day.next_acquaintance(state, out)
             return
         if phase in (Phase.NOMINATION, Phase.DEFENCE) and state.current_speaker == seat:
             self._stop_timer(state, out)
             if phase is Phase.NOMINATION:
-                self.day._next_nomination_speaker(state, out)
+                self.day.next_nomination_speaker(state, out)
             else:
-                self.day._next_defence(state, out)
+                self.day.next_defence(state, out)
         elif phase is Phase.VOTE:
             self._stop_timer(state, out)
             if state.vote_counts:  # what the table had counted stays in the record
-                self.vote._record_count(state, interrupted_by=seat)
+                self.vote.record_count(state, interrupted_by=seat)
             state.vote_starts += 1
-            self.vote._start_vote(state, out)  # the voters changed: the vote starts again
+            self.vote.start_vote(state, out)  # the voters changed: the vote starts again
         elif phase is Phase.THIRD_VOTE:
             self._stop_timer(state, out)
             state.vote_settling = None
             if not state.candidates:
-                self.night._begin_night(state, out)
+                self.night.begin_night(state, out)
             else:
                 out.append(Say("day.third_vote"))  # the voters changed: the vote starts again
 

@@ -40,7 +40,7 @@ class Morning(Table):
         in it, the day's speeches) is day N+1's, on the screen and in the protocol."""
         state.day += 1
 
-    def _first_morning(self, state: GameState, out: list[Effect]) -> None:
+    def first_morning(self, state: GameState, out: list[Effect]) -> None:
         """After night 0: every card is known; who left during it is told; the first day."""
         state.timer = None
         self._dawn(state)
@@ -62,21 +62,21 @@ class Morning(Table):
         speakers = list(actions.disqualified) if self.value(self.ruleset.disqualified_speak) else []
         state.record["nights"].append({"night": 0, "disqualified": list(actions.disqualified)})
         state.night_actions = NightActions()
-        if self.end._announce_winner(state, out):
+        if self.end.announce_winner(state, out):
             return
         if speakers:
             state.after_last_words = "day"
             state.last_words_queue = speakers
-            self.day._next_last_words(state, out)
+            self.day.next_last_words(state, out)
             return
-        self.day._start_day(state, out)
+        self.day.start_day(state, out)
 
     def _announce_left_at_night(self, state: GameState, out: list[Effect]) -> None:
         """Who left the table during the night for a foul or a removal: the morning tells."""
         for seat in state.night_actions.disqualified:
             out.append(self.card_rule.left_at_night(self, state, seat))
 
-    def _morning(self, state: GameState, out: list[Effect]) -> None:
+    def resolve_night(self, state: GameState, out: list[Effect]) -> None:
         """The morning's resolvers in the rule set's order: who left for a foul, the night's
         kills (after blocks and heals), the public word of a check."""
         state.timer = None
@@ -94,8 +94,8 @@ class Morning(Table):
                 state.previous[role] = keeps(actions, role)
         state.night_actions = NightActions()
         for seat in killed:
-            self.fouls._depart(state, out, seat, "kill")
-        if self.end._announce_winner(state, out) or self.end._announce_draw(state, out):
+            self.fouls.depart(state, out, seat, "kill")
+        if self.end.announce_winner(state, out) or self.end.announce_draw(state, out):
             return
         state.after_last_words = "day"
         queue: list[Seat] = []
@@ -108,13 +108,13 @@ class Morning(Table):
                 queue.append(seat)
         state.last_words_queue = queue + [seat for seat in speakers if seat not in killed]
         if not state.last_words_queue:
-            self.day._start_day(state, out)
+            self.day.start_day(state, out)
             return
         victim = queue[0] if len(killed) == 1 and queue else None
-        best_move = victim is not None and self.day._best_move_due(state)
+        best_move = victim is not None and self.day.best_move_due(state)
         if best_move:
             out.append(Say("fiim.best_move", {"seat": victim}))
-        self.day._next_last_words(state, out)
+        self.day.next_last_words(state, out)
         if best_move:
             state.best_move_by = victim
 
@@ -139,7 +139,7 @@ class Morning(Table):
 
     def _resolve_kills(self, state: GameState, out: list[Effect]) -> list[Seat]:
         """Blocks, then heals, then the kills: who dies this night, announced."""
-        return self.kills(self, state, out, self.night._agreed_shot(state))
+        return self.kills(self, state, out, self.night.agreed_shot(state))
 
     def _one_shot_told(self, state: GameState, out: list[Effect], shot: Seat | None) -> list[Seat]:
         """The black team's shot alone: killed or missed."""
@@ -231,7 +231,7 @@ class Morning(Table):
         )
         actions.check_announced = heard
         if heard and check is not None and role is not None:
-            found = self.night._finds(self.ruleset.roles[role], state.players[check].role)
+            found = self.night.finds(self.ruleset.roles[role], state.players[check].role)
             out.append(Say("morning.commissar_found" if found else "morning.commissar_not_found"))
 
     def _record_night(self, state: GameState, killed: list[Seat]) -> None:
@@ -255,7 +255,7 @@ class Morning(Table):
             if checked is None:
                 shots[found_key] = None
             else:
-                shots[found_key] = self.night._finds(spec, players[checked].role)
+                shots[found_key] = self.night.finds(spec, players[checked].role)
         shots["disqualified"] = list(actions.disqualified)
         state.record["nights"].append(shots)  # type: ignore[arg-type]
 
@@ -281,7 +281,7 @@ class Morning(Table):
         checked_mafia = None if check is None else self.team_of(players[check].role) is Team.BLACK
         night: dict[str, Any] = {
             "night": state.night,
-            "shot": self.night._agreed_shot(state),
+            "shot": self.night.agreed_shot(state),
             "check": check,
             "check_found_mafia": checked_mafia,
             "check_announced": actions.check_announced,
@@ -292,7 +292,7 @@ class Morning(Table):
         }
         return night
 
-    def _end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
+    def end_night_with_win(self, state: GameState, out: list[Effect]) -> None:
         """A departure at night decided the game: the town wakes now and hears it."""
         self._stop_timer(state, out)
         self._dawn(state)
@@ -303,7 +303,7 @@ class Morning(Table):
         self._record_night(state, [])
         state.record["nights"][-1]["ended_by_win"] = True
         state.night_actions = NightActions()
-        self.end._announce_winner(state, out)
+        self.end.announce_winner(state, out)
 
 
 #: ``night.morning``: the morning's resolvers, each told in the rule set's order; each gets

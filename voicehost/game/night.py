@@ -33,7 +33,7 @@ class Night(Table):
         spec = self.ruleset.roles[found[0].role]
         return spec.private and self.acts[spec.name].asks
 
-    def _start_night0(self, state: GameState, out: list[Effect]) -> None:
+    def start_night0(self, state: GameState, out: list[Effect]) -> None:
         if self.ruleset.deal and not self.rules.acquaintance:
             # «Наступает ночь. Раздача карт.» (MR 4.3, 4.4): the host waits for the cards
             state.phase = Phase.NIGHT0_DEAL
@@ -42,11 +42,11 @@ class Night(Table):
         out.append(Say(self.ruleset.night0_opening))
         self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
-    def _cards_dealt(self, state: GameState, out: list[Effect]) -> None:
+    def cards_dealt(self, state: GameState, out: list[Effect]) -> None:
         """The cards are dealt (`.`, or the black team typing its seats): the first wake."""
         self._wake(state, out, self.phase_of(self.ruleset.night0_steps[0], True))
 
-    def _shot_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
+    def shot_turns(self, state: GameState, spec: RoleSpec) -> Prompt | None:
         """The black team's step when each black player shoots (MR 8.4): the host calls the
         living black seats in seat order, as the protocol credits the shots, so the question
         names whose shot is next and its place («1 из 3»); once every shot is in, it says so (an
@@ -102,7 +102,7 @@ class Night(Table):
         waiting = [seat for seat in self._shot_order(state) if seat not in taken]
         return self._black_seats(state), waiting
 
-    def _register(
+    def register(
         self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
     ) -> None:
         """Night 0: a role's holders show themselves; the host learns the cards, the table
@@ -143,9 +143,9 @@ class Night(Table):
                 players[seat].role = role
         state.step_entered = True
         out.append(Private(PrivateKind.ENTRY_CONFIRMED, seats=tuple(sorted(seats))))
-        self._maybe_finish_night_step(state, out)
+        self.maybe_finish_night_step(state, out)
 
-    def _night_choice(
+    def night_choice(
         self, state: GameState, step: NightStep, seats: tuple[Seat, ...], out: list[Effect]
     ) -> None:
         spec = self.ruleset.roles[step.role]
@@ -160,7 +160,7 @@ class Night(Table):
             self._drop(state, spec, seat, out)
         else:
             act.enter(self, state, spec, seat, out)
-        self._maybe_finish_night_step(state, out)
+        self.maybe_finish_night_step(state, out)
 
     def _no_action(self, state: GameState, spec: RoleSpec, seat: Seat, out: list[Effect]) -> None:
         raise RuleViolation("not_now", phase=state.phase.value)
@@ -217,11 +217,11 @@ class Night(Table):
             # the «путана»'s client: no check tonight; he alone is told so
             out.append(Private(PrivateKind.ANSWER, answer="private_blocked"))
             return
-        found = self._finds(spec, state.players[seat].role)
+        found = self.finds(spec, state.players[seat].role)
         yes, no = spec.answer
         out.append(Private(PrivateKind.ANSWER, found=found, answer=yes if found else no))
 
-    def _finds(self, spec: RoleSpec, card: Role | None) -> bool:
+    def finds(self, spec: RoleSpec, card: Role | None) -> bool:
         """Whether a check of ``card`` answers yes, by what the role learns."""
         return self.learns[spec.name](self, spec, card)
 
@@ -252,7 +252,7 @@ class Night(Table):
         if seat == previous and not self.value(spec.same_twice):
             raise RuleViolation("doctor_same_patient", seat=seat)
 
-    def _on_miss(self, state: GameState, event: Miss, out: list[Effect]) -> None:
+    def on_miss(self, state: GameState, event: Miss, out: list[Effect]) -> None:
         found = self._step(state.phase)
         if found is None or found[1]:
             raise RuleViolation("not_now", phase=state.phase.value)
@@ -263,9 +263,9 @@ class Night(Table):
             self._drop(state, spec, None, out)
         else:
             self._shoot(state, spec, None, out)
-        self._maybe_finish_night_step(state, out)
+        self.maybe_finish_night_step(state, out)
 
-    def _maybe_finish_night_step(self, state: GameState, out: list[Effect]) -> None:
+    def maybe_finish_night_step(self, state: GameState, out: list[Effect]) -> None:
         """A night step ends when its fixed window is over; on night 0 only once the role has
         entered, so that the host knows every card."""
         if not state.window_over:
@@ -282,9 +282,9 @@ class Night(Table):
         elif night0 and self.ruleset.seating is not None:
             self._free_seating(state, out)
         elif night0:
-            self.morning._first_morning(state, out)
+            self.morning.first_morning(state, out)
         else:
-            self.morning._morning(state, out)
+            self.morning.resolve_night(state, out)
 
     def _next_night_step(self, state: GameState, current: NightStep, night0: bool) -> Phase | None:
         order: list[NightStep] = []
@@ -327,12 +327,12 @@ class Night(Table):
         state.window_over = False
         seconds = self.value(self.ruleset.seating)
         if seconds <= 0:
-            self.morning._first_morning(state, out)
+            self.morning.first_morning(state, out)
             return
         out.append(Say("fiim.free_seating"))
         self._start_timer(state, out, TimerKind.NIGHT_WINDOW, seconds, None)
 
-    def _begin_night(self, state: GameState, out: list[Effect]) -> None:
+    def begin_night(self, state: GameState, out: list[Effect]) -> None:
         waiting = [
             seat for seat in state.disqualified_to_speak if seat not in state.last_words_queue
         ]
@@ -340,7 +340,7 @@ class Night(Table):
         if waiting:  # the day's disqualified players speak before the town falls asleep
             state.after_last_words = "night"
             state.last_words_queue = waiting
-            self.day._next_last_words(state, out)
+            self.day.next_last_words(state, out)
             return
         state.departures_at_dusk = len(state.record["departures"])
         state.night += 1
@@ -351,7 +351,7 @@ class Night(Table):
         first = next(step for step in self.ruleset.night_steps if self.enabled(step.role))
         self._wake(state, out, self.phase_of(first, False))
 
-    def _agreed_shot(self, state: GameState) -> Seat | None:
+    def agreed_shot(self, state: GameState) -> Seat | None:
         """The black team's shot, as the rule set's agreement counts it; else a miss."""
         return self.agreement.agreed(self, state)
 

@@ -25,7 +25,7 @@ class Vote(Table):
         self.ties = TIES[ruleset.ties]
         self.half_leaves = THIRD_VOTE_TIES[settings.rules.third_vote_tie]
 
-    def _vote_start_key(self, state: GameState) -> str:
+    def vote_start_key(self, state: GameState) -> str:
         return self.order.start_key(self, state)
 
     def _start_key_seat_order(self, state: GameState) -> str:
@@ -38,19 +38,19 @@ class Vote(Table):
         """Who votes today: the living, less a client the «путана» blocked for the day."""
         return [seat for seat in state.living() if seat not in state.vote_blocked]
 
-    def _start_vote(self, state: GameState, out: list[Effect]) -> None:
+    def start_vote(self, state: GameState, out: list[Effect]) -> None:
         state.candidates = [seat for seat in state.candidates if state.players[seat].alive]
         state.vote_counts = {}
         state.vote_index = 0
         state.vote_settling = None
         if not state.candidates:
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
             return
         if len(state.candidates) == 1:
             self.order.lone(self, state, out)
             return
         state.phase = Phase.VOTE
-        out.append(Say(self._vote_start_key(state), {"seats": tuple(state.candidates)}))
+        out.append(Say(self.vote_start_key(state), {"seats": tuple(state.candidates)}))
         out.append(Say(self.ruleset.vote_question, {"seat": state.candidates[0]}))
 
     def _lone_leaves(self, state: GameState, out: list[Effect]) -> None:
@@ -70,7 +70,7 @@ class Vote(Table):
         out.append(Say("day.vote_result", {"seat": seat, "votes": state.vote_counts[seat]}))
         self._finish_vote(state, out)
 
-    def _vote_room(self, state: GameState) -> int:
+    def vote_room(self, state: GameState) -> int:
         return self.order.room(self, state, self._voters(state))
 
     def _room_less_own(self, state: GameState, voters: list[Seat]) -> int:
@@ -97,7 +97,7 @@ class Vote(Table):
         candidate = state.candidates[state.vote_index]
         return len(voters) - (1 if candidate in voters else 0)
 
-    def _on_vote_count(self, state: GameState, event: VoteCount, out: list[Effect]) -> None:
+    def on_vote_count(self, state: GameState, event: VoteCount, out: list[Effect]) -> None:
         if state.vote_settling is not None:
             raise RuleViolation("vote_counted")
         if state.phase is Phase.THIRD_VOTE:
@@ -165,18 +165,18 @@ class Vote(Table):
         state.vote_settling = kind
         seconds = self.timers.vote_result_seconds
         if seconds <= 0:
-            self._settled(state, out)
+            self.settled(state, out)
             return
         self._start_timer(state, out, TimerKind.VOTE_RESULT, seconds, None)
 
-    def _settled(self, state: GameState, out: list[Effect]) -> None:
+    def settled(self, state: GameState, out: list[Effect]) -> None:
         kind, state.vote_settling = state.vote_settling, None
         if kind == "third":
             self._finish_third_vote(state, out)
         else:
             self._finish_vote(state, out)
 
-    def _record_count(self, state: GameState, interrupted_by: Seat | None = None) -> None:
+    def record_count(self, state: GameState, interrupted_by: Seat | None = None) -> None:
         """Today's record keeps the round's counts (and the seat whose removal stopped them)."""
         vote: VoteRound = {
             "round": state.vote_round,
@@ -184,11 +184,11 @@ class Vote(Table):
         }
         if interrupted_by is not None:
             vote["interrupted_by"] = interrupted_by
-        self.day._day_record(state)["votes"].append(vote)
+        self.day.day_record(state)["votes"].append(vote)
 
     def _finish_vote(self, state: GameState, out: list[Effect]) -> None:
         counts = dict(state.vote_counts)
-        self._record_count(state)
+        self.record_count(state)
         self.ties.counted(self, state, counts, out)
 
     def _leaders_change_then_lift_all(
@@ -205,7 +205,7 @@ class Vote(Table):
             state.candidates = leaders
             out.append(Say("fiim.tie", {"seats": tuple(leaders)}))
             state.speakers = list(leaders)
-            self.day._next_defence(state, out)
+            self.day.next_defence(state, out)
         else:
             out.append(Say("fiim.tie_again", {"seats": tuple(leaders)}))
             self._start_third_vote(state, out)
@@ -227,7 +227,7 @@ class Vote(Table):
             key = "day.revote" if split else "day.revote_leaders"
             out.append(Say(key, {"seats": tuple(leaders)}))
             state.speakers = list(leaders)
-            self.day._next_defence(state, out)
+            self.day.next_defence(state, out)
         else:
             state.candidates = leaders
             if split:
@@ -238,17 +238,17 @@ class Vote(Table):
 
     def _no_third_vote(self, state: GameState, out: list[Effect], phrase: str, four: bool) -> None:
         out.append(Say(phrase))
-        self.day._day_record(state)["third_vote"] = {
+        self.day.day_record(state)["third_vote"] = {
             "candidates": list(state.candidates), "votes_for": None, "voters": None,
             "outcome": "all_stay", "four_players": four,
         }  # fmt: skip
-        self.night._begin_night(state, out)
+        self.night.begin_night(state, out)
 
     def _start_third_vote(self, state: GameState, out: list[Effect]) -> None:
         if self.ties.barred(self, state, out):
             return
         state.phase = Phase.THIRD_VOTE
-        out.extend(self._third_vote_question(state, again=False))
+        out.extend(self.third_vote_question(state, again=False))
 
     def _lift_barred(self, state: GameState, out: list[Effect]) -> bool:
         """«Поднять всех» (MR 7.17), unless the rules bar it for this table (MR 7.21 to 7.23):
@@ -273,7 +273,7 @@ class Vote(Table):
             return True
         return False
 
-    def _third_vote_question(self, state: GameState, *, again: bool) -> list[Say]:
+    def third_vote_question(self, state: GameState, *, again: bool) -> list[Say]:
         """«Кто за то, чтобы все покинули стол?» (the FIIM words: «поднять всех»)."""
         return self.ties.question(self, state, again)
 
@@ -286,7 +286,7 @@ class Vote(Table):
         seats = {"seats": tuple(state.candidates)}
         return [Say("day.third_vote_start", seats), Say("day.third_vote")]
 
-    def _third_vote_voters(self, state: GameState) -> int:
+    def third_vote_voters(self, state: GameState) -> int:
         return self.ties.voters(self, state)
 
     def _every_living(self, state: GameState) -> int:
@@ -296,7 +296,7 @@ class Vote(Table):
         return len([seat for seat in self._voters(state) if seat not in state.candidates])
 
     def _third_vote_count(self, state: GameState, count: int, out: list[Effect]) -> None:
-        voters = self._third_vote_voters(state)
+        voters = self.third_vote_voters(state)
         if count < 0:
             raise RuleViolation("negative_count")
         if count > voters:
@@ -313,10 +313,10 @@ class Vote(Table):
         )
 
     def _finish_third_vote(self, state: GameState, out: list[Effect]) -> None:
-        voters = self._third_vote_voters(state)
+        voters = self.third_vote_voters(state)
         count = state.third_vote_for
         all_leave = self._all_leave(count, voters)
-        self.day._day_record(state)["third_vote"] = {
+        self.day.day_record(state)["third_vote"] = {
             "candidates": list(state.candidates), "votes_for": count, "voters": voters,
             "outcome": "all_leave" if all_leave else "all_stay", "four_players": False,
         }  # fmt: skip
@@ -325,23 +325,23 @@ class Vote(Table):
             self._voted_out(state, out, list(state.candidates))
         else:
             out.append(Say("day.all_stay"))
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
 
     def _voted_out(self, state: GameState, out: list[Effect], seats: list[Seat]) -> None:
         # Candidates sent away by one vote leave together: one departure, one win check. A
         # player removed during the pause after the count has left already (MR 9.8).
         seats = [seat for seat in seats if state.players[seat].alive]
         for seat in seats:
-            self.fouls._depart(state, out, seat, "vote")
-            self.day._day_record(state)["left"].append(seat)
-        if self.end._announce_winner(state, out):
+            self.fouls.depart(state, out, seat, "vote")
+            self.day.day_record(state)["left"].append(seat)
+        if self.end.announce_winner(state, out):
             return
         state.after_last_words = "night"
         if self.rules.last_words_after_vote:
             state.last_words_queue = list(seats)
-            self.day._next_last_words(state, out)
+            self.day.next_last_words(state, out)
         else:
-            self.night._begin_night(state, out)
+            self.night.begin_night(state, out)
 
 
 @dataclass(frozen=True)
