@@ -65,7 +65,7 @@ class Variant:
     preset: str
     cards: str
     #: settings of config.yaml to play with, as (section, key, value): ("rules", "acquaintance",
-    #: True) is `rules: acquaintance: true`
+    #: True) is `rules: acquaintance: true`; ("", "players", 6) is `players: 6`
     options: tuple[tuple[str, str, Any], ...] = ()
 
     def __str__(self) -> str:
@@ -75,6 +75,9 @@ class Variant:
     def settings(self) -> Settings:
         settings = with_preset(config.load(None), self.preset)
         for section, key, value in self.options:
+            if not section:
+                settings = dataclasses.replace(settings, **{key: value})
+                continue
             part = dataclasses.replace(getattr(settings, section), **{key: value})
             settings = dataclasses.replace(settings, **{section: part})
         if self.preset == "city":
@@ -95,10 +98,10 @@ class Variant:
 class Night:
     """What the table may know of a night: whom it takes (None: nobody), the «путана»'s client
     (named in the morning), the club Commissar's find as the town hears it, and each step's
-    entries by role: "ok" (taken) or "no" (refused), in order. ``saved``: the victim is shot
-    and the Doctor's heal saves them (the morning says someone was saved). ``foul``: a seat the
-    host gives a foul after the night's first step, which disqualifies them at night (told in
-    the morning, as the rules have it)."""
+    entries by role, in order: "ok" (taken), "no" (refused) or "undo" (the keypad's undo).
+    ``saved``: the victim is shot and the Doctor's heal saves them (the morning says someone
+    was saved). ``foul``: a seat the host gives a foul after the night's first step, which
+    disqualifies them at night (told in the morning, as the rules have it)."""
 
     victim: int | None
     client: int | None
@@ -162,8 +165,10 @@ def killers(engine: Engine, world: World, alive: set[int], night: Night) -> list
         if doctor not in alive or doctor in (night.client, victim):
             return []
     black = [s for s in alive if engine.team_of(world.deal[s]) is Team.BLACK]
+    client = world.deal.get(night.client or 0)
+    blocked = client is not None and engine.team_of(client) is Team.BLACK  # even if fouled later
     found: list[Role] = []
-    if black and night.client not in black:
+    if black and not blocked:
         found.append(Role.MAFIA)
     maniac = world.holder(Role.MANIAC)
     if engine.enabled(Role.MANIAC) and maniac in alive and maniac not in (night.client, victim):
@@ -322,9 +327,9 @@ def _draw_plan(engine: Engine, world: World, draw: st.DrawFn) -> Plan:
 
 def _entries(engine: Engine, role: Role) -> st.SearchStrategy[tuple[str, ...]]:
     action = engine.action(engine.ruleset.roles[role])
-    if action in ("check", "check_or_kill"):
-        return st.sampled_from([("ok",), ("no", "ok"), ("ok", "no")])
-    return st.sampled_from([("ok",), ("no", "ok")])
+    if action in ("check", "check_or_kill"):  # a check seen cannot be undone
+        return st.sampled_from([("ok",), ("no", "ok"), ("ok", "no"), ("ok", "undo")])
+    return st.sampled_from([("ok",), ("no", "ok"), ("ok", "undo", "ok")])
 
 
 # --------------------------------------------------------------------------- the table
@@ -570,6 +575,9 @@ class Game:
                 index += 1
                 if kind == "no":
                     self.enter(at, self._refused(role, state))
+                elif kind == "undo":
+                    self.advance_to(at)
+                    self.press(Key.UNDO)
                 else:
                     self._taken(role, night, at)
         first = next(s for s in self.engine.ruleset.night_steps if self.engine.enabled(s.role))

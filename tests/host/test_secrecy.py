@@ -24,6 +24,7 @@ VARIANTS = [
     ),
     Variant("club", "open", (("rules", "acquaintance", True),)),
     Variant("city", "closed", (("city", "commissar_action", "kill"),)),
+    Variant("city", "closed", (("", "players", 6),)),  # one black card dealt
 ]
 
 
@@ -118,3 +119,37 @@ def test_a_rule_file_with_closed_cards_calls_the_steps_of_roles_that_have_left()
     assert heard == also, "\n".join(first_difference(heard, also))
     said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
     assert said.count("night.doctor_wakes") == 2  # night 0 and night 1
+
+
+def test_with_closed_cards_a_killed_commissar_speaks_as_any_victim() -> None:
+    """The club's rules with closed cards. Night 1: a foul disqualifies seat 4, and the mafia kill
+    6. In one game 4 is the Commissar, in the other 6 is: the Commissar killed has last words, as
+    the civilian killed in the other game; «Комиссар покидает стол без последнего слова» would
+    name his card."""
+    variant = Variant("club", "closed")
+    deal = {1: Role.MAFIA, 2: Role.MAFIA, 3: Role.MAFIA, 4: Role.COMMISSAR, 5: Role.DOCTOR}
+    deal |= {seat: Role.CIVILIAN for seat in range(6, 11)}
+    other = {**deal, 4: Role.CIVILIAN, 6: Role.COMMISSAR}
+    entries = {role: ("ok",) for role in (Role.MAFIA, Role.COMMISSAR, Role.DOCTOR)}
+    night = Night(6, None, False, entries, foul=4)
+    plan = Plan((Day(7, False), Day(8, False)), (night,))
+    heard = play(variant, plan, World(deal, 1)).public()
+    also = play(variant, plan, World(other, 2)).public()
+    assert heard == also, "\n".join(first_difference(heard, also))
+    said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
+    assert "day.killed_commissar_silent" not in said
+    assert said.count("day.last_words") == 2  # day 1's, and the night's victim's
+
+
+def test_closed_cards_at_a_table_dealt_one_black_card_keep_the_rule_from_the_first_day() -> None:
+    """Six players of City Mafia, closed cards: one black card is dealt (the Don), which the
+    table knows, so every day asks for one candidate each."""
+    variant = Variant("city", "closed", (("", "players", 6),))
+    deal = {1: Role.COMMISSAR, 2: Role.DOCTOR, 3: Role.DON, 4: Role.PUTANA, 5: Role.MANIAC}
+    deal[6] = Role.IMMORTAL
+    steps = (Role.PUTANA, Role.MAFIA, Role.DON, Role.COMMISSAR, Role.DOCTOR, Role.MANIAC)
+    entries = {role: ("ok",) for role in steps}
+    plan = Plan((Day(1, True), Day(2, True)), (Night(None, 6, False, entries),))
+    heard = play(variant, plan, World(deal, 1)).public()
+    said = [what[0] for _, kind, what in heard if kind == "say"]  # type: ignore[index]
+    assert said.count("day.nominations_one") == 2 and "day.nominations" not in said

@@ -101,7 +101,13 @@ class Morning(Table):
         queue: list[Seat] = []
         for seat in killed:
             card = self.ruleset.roles.get(state.players[seat].role or Role.CIVILIAN)
-            if card is not None and not self.value(card.killed_speaks):
+            # a card that leaves in silence (the club's Commissar) does so only where the
+            # cards are open: with closed cards the silence would name it
+            if (
+                card is not None
+                and not self.value(card.killed_speaks)
+                and self.card_rule.shows_card
+            ):
                 if card.silent:
                     out.append(Say(card.silent))
             elif self.rules.last_words_after_kill:

@@ -63,7 +63,7 @@ class Table:
         """Every night step is called, even when its holder has left: as the rule set says
         (``night.call_departed``), and always when a card that leaves is not told (closed or
         half-closed cards), since a step no longer called would tell the table who had left."""
-        return self.ruleset.call_departed or not self.card_rule.told
+        return self.ruleset.call_departed or not self.card_rule.shows_card
 
     @property
     def black_count(self) -> int:
@@ -221,7 +221,8 @@ class Table:
 class Cards:
     """What the table learns of a card when its player leaves (``cards``)."""
 
-    told: bool  # the card or its team is said: a step of a departed role may go uncalled
+    shows_card: bool  # the card is said (open): a step of a departed role may go uncalled,
+    # a card may leave in silence (with closed cards the silence would name it)
     hides_black: bool  # night 0 keeps the black cards hidden even from a wrong entry
     black_known: Callable[[Table, GameState], int]  # the black players the table counts
     left_at_night: Callable[[Table, GameState, Seat], Say]  # the morning's word of a departure
