@@ -62,6 +62,15 @@ def scripts() -> list[tuple[str, Path, str]]:
             found.append((f"example-{stem}-{suffix}", REPO / "examples" / f"{stem}.txt", text))
     for stem in ("fiim-town-wins", "fiim-lift-all", "fiim-team-loss"):
         found.append((f"example-{stem}-en", REPO / "examples" / f"{stem}.txt", variants["en"]))
+    # the city's closed and half-closed cards and its shooting Commissar: policies of their own
+    city = {
+        "closed": "city:\n  cards: closed\n",
+        "half-closed": "city:\n  cards: half_closed\n",
+        "shooting-commissar": "city:\n  commissar_action: kill\n",
+    }
+    for suffix, text in city.items():
+        for stem in ("city-town-wins", "city-mafia-wins", "city-maniac-wins"):
+            found.append((f"example-{stem}-{suffix}", REPO / "examples" / f"{stem}.txt", text))
     return found
 
 
@@ -73,6 +82,9 @@ class _Private:
 
     def show(self, message: Private) -> None:
         print(f"🔒 {describe_private(message)}", file=self.out)
+
+    def clear(self) -> None:
+        """A night step ended: the line printed stays in the transcript."""
 
     def close(self) -> None:
         """Nothing to release."""

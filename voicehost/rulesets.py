@@ -15,6 +15,7 @@ from typing import Any
 from voicehost.game.engine import Engine
 from voicehost.game.errors import BadRecord
 from voicehost.game.model import Role, Team
+from voicehost.game.policies import KILLS_OF_RECORD, KNOWN, asks
 from voicehost.game.rules import (
     CitySettings,
     FiimSettings,
@@ -24,24 +25,7 @@ from voicehost.game.rules import (
     SpeechWarnings,
     TimerSettings,
 )
-from voicehost.game.ruleset import (
-    ACTIONS,
-    AGREEMENT,
-    CARDS,
-    DAY_OPENINGS,
-    FOULS,
-    LEARNS,
-    MORNING,
-    NIGHT_RECORDS,
-    NOMINATIONS,
-    SCORES,
-    TIES,
-    VOTES,
-    WINS,
-    NightStep,
-    RoleSpec,
-    RuleSet,
-)
+from voicehost.game.ruleset import NightStep, RoleSpec, RuleSet
 
 #: A mistake of a rule set file: its line, the ``cli`` phrase ``rules.error.KEY`` of the phrase
 #: books that names it, and that phrase's parameters. The command line renders it in the game's
@@ -240,7 +224,9 @@ class _Reader:
         players_node = top.pop("players", None)
         got["players"] = self.players(players_node, node)
         got["black"] = self.black(top.pop("black", None), node)
-        got["cards"] = self.take(top, "cards", "", node, "choice_or_setting:" + ",".join(CARDS))
+        got["cards"] = self.take(
+            top, "cards", "", node, "choice_or_setting:" + ",".join(KNOWN["cards"])
+        )
         roles_node = top.pop("roles", None)
         roles = self.roles(roles_node, node)
         got["roles"] = roles
@@ -320,9 +306,11 @@ class _Reader:
             team_name = self.take(spec, "team", name, body, "choice:red,black,maniac")
             values: dict[str, Any] = {
                 "action": self.optional(
-                    spec, "action", name, "choice_or_setting:" + ",".join(ACTIONS), "none"
+                    spec, "action", name, "choice_or_setting:" + ",".join(KNOWN["action"]), "none"
                 ),
-                "learns": self.optional(spec, "learns", name, "choice:" + ",".join(LEARNS), "none"),
+                "learns": self.optional(
+                    spec, "learns", name, "choice:" + ",".join(KNOWN["learns"]), "none"
+                ),
                 "private": self.optional(spec, "private", name, "bool", False),
                 "enabled": self.optional(spec, "enabled", name, "setting_or_bool", True),
                 "self_target": self.optional(spec, "self", name, "setting_or_bool", False),
@@ -355,7 +343,7 @@ class _Reader:
                     if found is not None:
                         finds.append(found)
                 values["finds"] = tuple(finds)
-            if values["action"] in ("check", "check_or_kill") and values["learns"] == "none":
+            if asks(values["action"]) and values["learns"] == "none":
                 self.fail(body, "learns", name=name)
             if values["learns"] == "role" and not values.get("finds"):
                 self.fail(body, "finds", name=name)
@@ -450,19 +438,21 @@ class _Reader:
             self.fail(morning or node, "resolvers")
         else:
             for item in morning.value:
-                if item.value not in MORNING:
+                if item.value not in KNOWN["morning"]:
                     self.fail(
                         item,
                         "choice",
                         name="night.morning",
                         value=repr(item.value),
-                        allowed=", ".join(MORNING),
+                        allowed=", ".join(KNOWN["morning"]),
                     )
                 chain.append(item.value)
         got["morning"] = tuple(chain)
         got["night_record"] = self.take(
-            s, "record", "night", node, "choice:" + ",".join(NIGHT_RECORDS)
+            s, "record", "night", node, "choice:" + ",".join(KNOWN["record"])
         )
+        kills = self.optional(s, "kills", "night", "choice:" + ",".join(KNOWN["kills"]), None)
+        got["kills"] = kills or KILLS_OF_RECORD.get(got["night_record"] or "", "")
         self.night_rest(s, node, got, roles)
 
     def night_rest(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
@@ -472,21 +462,25 @@ class _Reader:
         if not got["night_steps"]:
             self.fail(steps or node, "no_steps", name="night.steps")
         got["call_departed"] = self.take(s, "call_departed", "night", node, "bool")
-        got["agreement"] = self.take(s, "agreement", "night", node, "choice:" + ",".join(AGREEMENT))
+        got["agreement"] = self.take(
+            s, "agreement", "night", node, "choice:" + ",".join(KNOWN["agreement"])
+        )
         self.leftovers(s, "night")
 
     def section_day(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
         choice = "choice:"
-        got["day_opening"] = self.take(s, "opening", "day", node, choice + ",".join(DAY_OPENINGS))
+        got["day_opening"] = self.take(
+            s, "opening", "day", node, choice + ",".join(KNOWN["opening"])
+        )
         got["rotate_first_speaker"] = self.take(
             s, "rotate_first_speaker", "day", node, "setting_or_bool"
         )
         got["nominations"] = self.take(
-            s, "nominations", "day", node, choice + ",".join(NOMINATIONS)
+            s, "nominations", "day", node, choice + ",".join(KNOWN["nominations"])
         )
-        got["vote"] = self.take(s, "vote", "day", node, choice + ",".join(VOTES))
-        got["ties"] = self.take(s, "ties", "day", node, choice + ",".join(TIES))
-        got["fouls"] = self.take(s, "fouls", "day", node, choice + ",".join(FOULS))
+        got["vote"] = self.take(s, "vote", "day", node, choice + ",".join(KNOWN["vote"]))
+        got["ties"] = self.take(s, "ties", "day", node, choice + ",".join(KNOWN["ties"]))
+        got["fouls"] = self.take(s, "fouls", "day", node, choice + ",".join(KNOWN["fouls"]))
         got["removal"] = self.take(s, "removal", "day", node, "bool")
         got["team_loss"] = self.take(s, "team_loss", "day", node, "bool")
         got["disqualified_speak"] = self.take(
@@ -516,10 +510,10 @@ class _Reader:
         self.leftovers(s, "day")
 
     def section_end(self, s: dict[str, Any], node: Any, got: dict[str, Any], roles: Any) -> None:
-        got["win"] = self.take(s, "win", "end", node, "choice:" + ",".join(WINS))
+        got["win"] = self.take(s, "win", "end", node, "choice:" + ",".join(KNOWN["win"]))
         got["final_words"] = self.take(s, "final_words", "end", node, "setting_or_bool")
         got["draw_after"] = self.optional(s, "draw_after", "end", "setting_or_none", None)
-        got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(SCORES))
+        got["scores"] = self.take(s, "scores", "end", node, "choice:" + ",".join(KNOWN["scores"]))
         got["best_move"] = self.take(s, "best_move", "end", node, "setting_or_bool")
         got["record_preset"] = self.take(s, "record_preset", "end", node, "bool")
         got["end_cards"] = self.end_cards(s.pop("cards", None), roles)

@@ -292,21 +292,10 @@ def test_rules_show_says_every_rule_in_the_referee_s_words(
 def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
     """A club's own file may choose any policy voicehost knows: `rules show` has words for each,
     in Russian and in English."""
-    from voicehost.game import ruleset as rs
+    from voicehost.game.policies import KNOWN
 
     needed = {
-        "action": rs.ACTIONS,
-        "agreement": rs.AGREEMENT,
-        "opening": rs.DAY_OPENINGS,
-        "nominations": rs.NOMINATIONS,
-        "vote": rs.VOTES,
-        "ties": rs.TIES,
-        "fouls": rs.FOULS,
-        "cards": rs.CARDS,
-        "win": rs.WINS,
-        "morning": rs.MORNING,
-        "record": rs.NIGHT_RECORDS,
-        "scores": rs.SCORES,
+        **{kind: names for kind, names in KNOWN.items() if kind != "learns"},
         "team": ("red", "black", "maniac"),
         "speech": ("acquaintance", "nomination", "defence", "last_words"),
     }
@@ -319,3 +308,77 @@ def test_every_policy_a_rule_file_may_name_has_words_in_both_books() -> None:
             if f"rules.value.{what}.{value}" not in section
         ]
         assert missing == [], language
+
+
+@pytest.mark.parametrize(
+    ("written", "wrong", "kind"),
+    [
+        ("cards: open", "cards: opened", "cards"),
+        ("action: heal", "action: resurrect", "action"),
+        ("learns: black", "learns: colour", "learns"),
+        ("agreement: one_entry", "agreement: majority", "agreement"),
+        ("kills, checks]", "kills, check]", "morning"),
+        ("record: shot_check_heal", "record: everything", "record"),
+        ("opening: discussion", "opening: debate", "opening"),
+        ("nominations: after_speech_up_to_two", "nominations: up_to_three", "nominations"),
+        ("vote: seat_order_rest_less_own", "vote: secret_ballot", "vote"),
+        ("ties: revote_then_third_vote", "ties: coin", "ties"),
+        ("fouls: night_foul_or_limit_disqualifies", "fouls: yellow_cards", "fouls"),
+        ("win: parity ", "win: last_standing ", "win"),
+        ("scores: none", "scores: elo", "scores"),
+        ("kills: shot_or_heal", "kills: poison", "kills"),
+    ],
+)
+def test_an_unknown_policy_is_named_with_its_line_and_every_policy_the_engine_knows(
+    written: str, wrong: str, kind: str
+) -> None:
+    """`rules check` lists exactly the names the engine's registries hold, so the list a club
+    reads cannot drift from what the engine plays."""
+    from voicehost.game.policies import KNOWN
+
+    text = (REPO / "voicehost" / "game" / "presets" / "club.yaml").read_text(encoding="utf-8")
+    assert text.count(written) == 1
+    line = text[: text.index(written)].count("\n") + 1
+    with pytest.raises(RuleSetError) as caught:
+        parse(text.replace(written, wrong), "mine.yaml")
+    [(at, _, params)] = caught.value.mistakes
+    assert at == line
+    assert params["allowed"] == ", ".join(KNOWN[kind])
+    assert repr(wrong.split()[-1].rstrip("]")) == params["value"]
+
+
+@pytest.mark.parametrize("name", ["club", "fiim", "city"])
+def test_a_file_without_night_kills_resolves_its_kills_as_its_record_always_had_them(
+    name: str,
+) -> None:
+    """Files written before ``night.kills`` (and the journals that keep them) play as before."""
+    text = (REPO / "voicehost" / "game" / "presets" / f"{name}.yaml").read_text(encoding="utf-8")
+    without = "\n".join(line for line in text.splitlines() if not line.startswith("  kills:"))
+    assert without != text
+    assert parse(without, f"{name}.yaml") == load_preset(name)
+
+
+def test_the_night_s_kills_are_a_policy_of_their_own_not_the_protocol_s_shape(
+    tmp_path: Path,
+) -> None:
+    """A club file keeps the club's protocol (``night.record: shot_check_heal``) but lets the
+    black team's shot kill whoever the Doctor healed (``night.kills: one_shot``): the victim the
+    Doctor saved in examples/doctor-save.txt dies."""
+    from voicehost import config
+    from voicehost.console.script import run_script
+
+    club = (REPO / "voicehost" / "game" / "presets" / "club.yaml").read_text(encoding="utf-8")
+    lines = (REPO / "examples" / "doctor-save.txt").read_text(encoding="utf-8").splitlines()
+    night1 = lines[: next(i for i, line in enumerate(lines) if line.startswith("# ---- Day 2"))]
+    heard = {}
+    for kills in ("shot_or_heal", "one_shot"):
+        (tmp_path / "ours.yaml").write_text(
+            club.replace("kills: shot_or_heal", f"kills: {kills}"), encoding="utf-8"
+        )
+        settings = config.loads("rules:\n  file: ours.yaml\n", base_dir=tmp_path)
+        played = run_script(night1, settings)
+        assert played.errors == []
+        heard[kills] = "\n".join(played.transcript)
+    assert "Этой ночью доктор спас" in heard["shot_or_heal"]
+    assert "Этой ночью доктор спас" not in heard["one_shot"]
+    assert "Этой ночью убит игрок номер один" in heard["one_shot"]

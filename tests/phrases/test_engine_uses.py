@@ -21,7 +21,9 @@ Use = tuple[str, str, frozenset[str] | None]  # section, key, parameter names (N
 def literal_uses() -> list[Use]:
     """(section, key, params) for each Say("...") and RuleViolation("...") in the engine, and
     each phrase, refusal and screen line every preset's rule set names."""
-    uses = _uses(ast.parse(Path(engine.__file__).read_text(encoding="utf-8")))
+    uses: list[Use] = []
+    for path in sorted(Path(engine.__file__).parent.glob("*.py")):  # the engine and its parts
+        uses.extend(_uses(ast.parse(path.read_text(encoding="utf-8"))))
     for name in preset_names():
         rules = load_preset(name)
         none: frozenset[str] = frozenset()

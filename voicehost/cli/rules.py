@@ -335,6 +335,7 @@ def describe(ruleset: Any, book: Any, game: Any) -> list[str]:
     chain = " → ".join(w.policy("morning", step) for step in ruleset.morning)
     record = w.policy("record", ruleset.night_record)
     lines.append(m("rules.describe.morning", chain=chain, record=record))
+    lines.append(m("rules.describe.kills", kills=w.policy("kills", ruleset.kills)))
     lines.append(m("rules.describe.day"))
     for key, value in (
         ("opening", w.policy("opening", ruleset.day_opening)),

@@ -3,9 +3,9 @@
 The presets (``club``, ``fiim``, ``city``) are YAML files in ``voicehost/game/presets/``, read by
 ``voicehost.rulesets`` (the rules themselves import nothing but the standard library); a club may
 write its own and check it with ``voicehost rules check FILE``. A rule set names small policies
-that the one engine (``voicehost.game.engine``) implements; a value written ``section.key`` is
-read from the game's settings (config.yaml), so a club keeps choosing e.g. whether the Doctor may
-heal himself.
+that the one engine implements, each kind in one registry of its parts (their names:
+``voicehost.game.policies.KNOWN``); a value written ``section.key`` is read from the game's
+settings (config.yaml), so a club keeps choosing e.g. whether the Doctor may heal himself.
 """
 
 from __future__ import annotations
@@ -14,33 +14,6 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from voicehost.game.model import Role, Team
-
-#: What a role may do at night, and what each does.
-ACTIONS = ("none", "kill", "check", "heal", "block", "protect", "check_or_kill")
-#: What a check tells the one who asked.
-LEARNS = ("black", "role", "none")
-#: How the players of one role agree on a night's choice.
-AGREEMENT = ("one_entry", "unanimous")
-#: How the day opens.
-DAY_OPENINGS = ("discussion", "speeches")
-#: How candidates are put up.
-NOMINATIONS = ("after_speech_up_to_two", "in_own_speech_one")
-#: The vote: who is asked, where the votes not cast go.
-VOTES = ("seat_order_rest_less_own", "nomination_order_rest_to_last")
-#: Ties.
-TIES = ("revote_then_third_vote", "revote_while_leaders_change_then_lift_all")
-#: Fouls.
-FOULS = ("night_foul_or_limit_disqualifies", "third_costs_speech_limit_removes")
-#: What the table learns of a card when its player leaves.
-CARDS = ("open", "closed", "half_closed")
-#: How the winner is decided.
-WINS = ("parity", "parity_with_third_team")
-#: The morning's resolvers.
-MORNING = ("left_at_night", "kills", "checks")
-#: The shape of a night in the protocol.
-NIGHT_RECORDS = ("shot_check_heal", "shots_checks", "actions")
-#: Scoring.
-SCORES = ("none", "fiim")
 
 
 @dataclass(frozen=True)
@@ -130,6 +103,9 @@ class RuleSet:
     deal_opens_night: bool = False
     # the vote's question for each candidate (``day.vote_question``)
     vote_question: str = "day.vote_for"
+    # how the night's kills resolve (``night.kills``; a file without it: as its ``night.record``
+    # always had them, policies.KILLS_OF_RECORD)
+    kills: str = ""
 
     def spec(self, role: Role) -> RoleSpec:
         return self.roles[role]
