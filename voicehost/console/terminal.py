@@ -38,8 +38,8 @@ from voicehost.console.commandline import (
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host.actions import CONFIRM_WORDS
-from voicehost.host.commands import Quit, TextTyped, TypingEnded
-from voicehost.host.loop import Host
+from voicehost.host.commands import Quit, Source, Submit, TextTyped, TypingEnded
+from voicehost.host.loop import NIGHT_ENTRY_GUARD, Host
 from voicehost.host.names import char_width
 from voicehost.host.names import width as cells
 from voicehost.host.table import table_view
@@ -129,16 +129,23 @@ class LineHandler:
         self.write_protocol = write_protocol
         self.face = face  # whose words the questions take (view.status_lines)
         self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
+        self._begun: tuple[int, float] | None = None  # the line's step and first key's moment
 
     def at_night(self) -> bool:
         state = self.host.state
         return state is not None and state.phase.is_night
 
-    def line(self, text: str) -> None:
-        """One typed line: echo it (masked at night), carry it out, show the reply."""
+    def line(self, text: str, begun: tuple[int, float] | None = None) -> None:
+        """One typed line: echo it (masked at night), carry it out, show the reply. ``begun``
+        is the night step and the moment its first key was typed (the live keyboard's): an
+        entry is taken only in the step it was begun in (``Host.refuses_out_of_step``)."""
         night = self.at_night()
         self.screen.message(NIGHT_ENTRY if night else f"> {text}")
-        reply = self.reply(text, night)
+        self._begun = begun
+        try:
+            reply = self.reply(text, night)
+        finally:
+            self._begun = None
         for row in (reply or "").splitlines():
             self.screen.message(row)
 
@@ -191,6 +198,13 @@ class LineHandler:
             return "\n".join(status_lines(host, self.face))
         if isinstance(action, WriteProtocol):
             return self.write_protocol()
+        begun = self._begun
+        if (
+            isinstance(action, Submit)
+            and begun is not None
+            and host.refuses_out_of_step(action.input, *begun, action.source)
+        ):
+            return None  # the screen says the refusal, the one awake why
         try:
             host.handle(action)
         except VoicehostError as exc:
@@ -281,6 +295,8 @@ class CursesUI:
         self.screen = screen
         self.lines = LineHandler(host, screen, write_protocol)
         self.buffer = ""
+        self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
+        self._dropped: tuple[int, float] | None = None  # a line the change of step dropped
         self._escape = ""  # an escape sequence (an arrow key) being skipped
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
@@ -341,6 +357,7 @@ class CursesUI:
     def typed(self, text: str) -> None:
         """Keys typed (on the loop's thread): edit the line, carry it out on Enter."""
         for char in text:
+            self._drop_stale_line()
             if self._escape:
                 self._escape += char
                 final = char.isalpha() or char == "~" or len(self._escape) > 8
@@ -352,18 +369,45 @@ class CursesUI:
                 continue
             if char in ("\n", "\r"):
                 line, self.buffer = self.buffer, ""
-                self.lines.line(line)
+                begun, dropped = self.begun, self._dropped
+                self.begun = self._dropped = None
+                if dropped is not None and self._rest_of_dropped(line, begun):
+                    self.screen.message(NIGHT_ENTRY if self.lines.at_night() else "> ")
+                    self.host.refuses_out_of_step(None, *dropped, Source.KEYBOARD)
+                else:
+                    self.lines.line(line, begun)
             elif char in ("\b", "\x7f"):
                 self.buffer = self.buffer[:-1]
             elif char == "\x15":  # Ctrl+U: clear the line
                 self.buffer = ""
             elif char.isprintable():
+                if not self.buffer:
+                    self.begun = (self.host.step, self.host.clock.now())
                 self.buffer += char
+            if not self.buffer:
+                self.begun = None
+
+    def _rest_of_dropped(self, line: str, begun: tuple[int, float] | None) -> bool:
+        """Whether a line ended after a change of step dropped the one being typed is that
+        line's rest: nothing, or keys typed in the new step's first moment."""
+        if not line.strip() or begun is None:
+            return True
+        return begun[1] - self.host.step_since < NIGHT_ENTRY_GUARD
+
+    def _drop_stale_line(self) -> None:
+        """At a change of night step the line being typed is dropped: it was meant for the step
+        that is over (its Enter is then refused, and the one awake told why, privately)."""
+        begun = self.begun
+        if begun is not None and begun[0] != self.host.step:
+            self.buffer = ""
+            self.begun = None
+            self._dropped = begun
 
     def draw(self) -> None:
         """Draw the screen (on the loop's thread, after every command and tick); a screen that
         has not changed is not sent to the terminal again, so typing never waits for a redraw."""
         window = self._window
+        self._drop_stale_line()  # the screen shows the line gone at the change of step
         if window is None:
             return
         try:
@@ -507,6 +551,7 @@ class PlainUI:
         self.keyboard_only = keyboard_only
         self.out = out or sys.stdout
         self.partial = ""
+        self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
         self._printed = 0
         self._last_status: list[str] = []
         self._private_shown = ""
@@ -525,14 +570,17 @@ class PlainUI:
         self._flush()
 
     def typed(self, text: str) -> None:
+        if not self.partial:  # a line comes whole from a terminal: it is begun as it arrives
+            self.begun = (self.host.step, self.host.clock.now())
         self.partial += text
         while "\n" in self.partial:
             line, self.partial = self.partial.split("\n", 1)
-            self.lines.line(line.rstrip("\r"))
+            self.lines.line(line.rstrip("\r"), self.begun)
+            self.begun = (self.host.step, self.host.clock.now())
 
     def typing_ended(self) -> None:
         if self.partial.strip():
-            self.lines.line(self.partial)
+            self.lines.line(self.partial, self.begun)
             self.partial = ""
         if self.keyboard_only:
             # Nothing else can move the game on: say how to go on, instead of waiting for ever.

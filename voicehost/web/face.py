@@ -29,7 +29,7 @@ from voicehost.game.model import Phase, Role, Seat
 from voicehost.host.actions import Action, command_for
 from voicehost.host.commands import Command, Name, Source, Submit
 from voicehost.host.loop import Host
-from voicehost.host.table import private_text, prompt_text, table_view
+from voicehost.host.table import night_clock, private_text, prompt_text, table_view
 from voicehost.notices import LOG_ONLY
 from voicehost.ports import PrivateChannel
 from voicehost.rulesets import engine_for
@@ -174,10 +174,12 @@ class WebFace:
         if prompt.kind in COUNT_PROMPTS and prompt.max_count is not None:
             counts = list(range(prompt.max_count + 1))
         over = state.over
+        text = prompt_text(host, "web")
+        clock = night_clock(host, self.book)  # the night step's window: the host's remote only
         return {
             "token": self.token(),
             "kind": "seats" if how else "count" if counts else prompt.kind.value,
-            "text": prompt_text(host, "web"),
+            "text": f"{text} · {clock}" if clock else text,
             "night": state.phase.is_night,
             "seats": seats,
             "seats_min": prompt.seats_min,
@@ -254,13 +256,19 @@ class WebFace:
             return self._name(message)
         if message.get("token") != self.token():
             return {"ok": False, "message": book.screen("web_stale")}
+        role = host.prompt().role  # the night step an entry goes to
         command = self._command(message)
         if command is None:
             return {"ok": False, "message": book.screen("web_bad_request")}
         ok, text = self._handled(command)
         if ok:
-            return {"ok": True, "message": book.screen("private_ack") if night else ""}
+            return {"ok": True, "message": self._taken(role) if night else ""}
         return {"ok": False, "message": text}
+
+    def _taken(self, role: str | None) -> str:
+        """The phone's answer to a night entry taken: the step that took it, never the seat."""
+        confirmed = Private(PrivateKind.ENTRY_CONFIRMED, role=role or "")
+        return private_text(confirmed, self.book)
 
     def _handled(self, command: Command) -> tuple[bool, str]:
         """Hand ``command`` to the host as a keypad entry: whether it was taken, and the
@@ -271,6 +279,10 @@ class WebFace:
         host.events.on_reject.append(hook)
         self.entering = True
         try:
+            if isinstance(command, Submit) and host.refuses_out_of_step(
+                command.input, host.step, host.clock.now(), SOURCE
+            ):
+                return False, self.book.screen("night_refused")
             ok = host.handle(command)
         finally:
             self.entering = False
