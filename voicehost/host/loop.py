@@ -117,6 +117,10 @@ CUE_ECHO_GUARD = 0.8
 #: засыпает! Просыпается мафия!») takes over two seconds to say.
 NIGHT_ENTRY_GUARD = 1.5
 
+#: At most this many posted commands are handled in one turn of the loop before the views draw
+#: (a burst of a phone's stale inputs costs one drawing, not one each).
+BURST = 256
+
 
 @dataclass(frozen=True)
 class HeldEnd:
@@ -806,9 +810,23 @@ class Host:
             if command is not None:
                 self.handle(command)
             self.process_due()
+            self._handle_burst()
             if self._journal is not None and not self._journal.saving:
                 self._journal.retry()
             self._idle(on_idle)
+
+    def _handle_burst(self) -> None:
+        """The commands posted meanwhile, each followed by the timers it made due, before the
+        views draw once (a phone's burst of stale inputs must not hold the loop)."""
+        for _ in range(BURST):
+            if self.over or self.quit:
+                return
+            try:
+                command = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self.handle(command)
+            self.process_due()
 
     def _idle(self, on_idle: Callable[[], None] | None) -> None:
         """The view's and the hooks' turn after a command or a tick, then the screen's."""

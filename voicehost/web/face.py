@@ -119,6 +119,7 @@ class WebFace:
         self.failures = 0
         self.version = 0  # counts the remote's frames: a page can tell it has the latest
         self.entering = False  # a remote's input is being handled: its answer goes to the phone
+        self._token: tuple[object, int, str] = (None, -1, "")  # (state, inputs, token) last seen
 
     # ---------------------------------------------------------------- publishing
 
@@ -207,15 +208,25 @@ class WebFace:
         state = host.state
         if state is None:
             return ""
+        seen_state, seen_inputs, seen = self._token
+        if seen_state is state and seen_inputs == len(host.accepted):
+            return seen  # the same question: a burst of stale inputs costs nothing each
         prompt = host.prompt()
         typed = sum(1 for item in host.accepted if item.source is not Source.TIMER)
-        return f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
+        token = f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
+        self._token = (state, len(host.accepted), token)
+        return token
 
     def remote_input(self, connection: int, message: dict[str, Any]) -> None:
         """A remote's input (on the loop's thread): carried out once, answered every time."""
         ident = str(message.get("id", ""))
         if ident in self._done:
             self._answer(connection, self._done[ident])
+            return
+        if self._stale(message):  # an input for a question that is over: nothing changes
+            reply = {"ok": False, "message": self.book.screen("web_stale")}
+            frame = json.dumps({"type": "ack", "id": ident, **reply}, ensure_ascii=False)
+            self._answer(connection, frame)
             return
         try:
             reply = self._carry_out(message)
@@ -231,6 +242,12 @@ class WebFace:
             while len(self._done) > REMEMBERED_INPUTS:
                 self._done.popitem(last=False)
         self._answer(connection, frame)
+
+    def _stale(self, message: dict[str, Any]) -> bool:
+        """An input made against a question that is over (the token of a step gone by)."""
+        if message.get("action") in ("protocol", "deal", "deal_seen", "name", "evening"):
+            return False
+        return message.get("token") != self.token()
 
     def _answer(self, connection: int, frame: str) -> None:
         if self.outlet is not None:
