@@ -268,6 +268,32 @@ def test_the_night_step_shows_its_time_on_the_hosts_screen_and_remote_only() -> 
     assert rows[0] == rows[1]  # the status and the clock, whatever was entered
 
 
+def test_a_game_resumed_mid_window_does_not_ask_again_for_what_the_journal_holds(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    screen = LogScreen()
+    clock = FakeClock()
+    host = text_table(settings=SETTINGS, clock=clock, screen=screen)
+    host.journal_path = journal
+    host.start()
+    type_all(host, screen, TO_NIGHT_1)
+    advance_to(host, clock, clock.now() + 5)
+    CursesUI(host, screen, lambda: "").typed("6\n")  # the «путана» visits 6; the power goes
+    host.close()
+    again_screen = LogScreen()
+    again = text_table(settings=SETTINGS, screen=again_screen)
+    again.journal_path = journal
+    again.resume()
+    assert again.transcript[:2] == ["Продолжаем игру.", "Просыпается путана!"]  # as ever
+    question = next(row for row, _ in screen_rows(again, again_screen, "", 40, 200) if "→" in row)
+    assert "ввод этого хода уже в журнале: повторять не нужно" in question
+    assert again_screen.current_private() == "ввод принят: путана"
+    state = again.state
+    assert state is not None and state.night_actions.blocks
+    again.close()
+
+
 def test_the_same_entry_is_taken_in_english_with_the_step_named() -> None:
     settings = dataclasses.replace(SETTINGS, language="en")
     screen = LogScreen()

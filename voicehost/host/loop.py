@@ -241,6 +241,8 @@ class Host:
         self.step_since = clock.now()
         """When the current night step began (clock time)."""
         self._step_key: tuple[Phase, int] | None = None
+        self.resumed_step: int | None = None
+        """The night step a resumed game came back in, when the journal held its entry."""
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
@@ -287,7 +289,21 @@ class Host:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
         self.step_since = float("-inf")  # nothing typed before the restart can reach this step
+        self._tell_entry_held()
         self._repeat_counts()
+
+    def _tell_entry_held(self) -> None:
+        """Resumed in a night step whose entry the journal holds: the host is told so, on the
+        private channel and in the question (``host.table``), and is not asked for it again."""
+        state = self.state
+        if state is None or not state.phase.is_night or not state.step_entered:
+            return
+        prompt = self.prompt()
+        if prompt.turns or prompt.role is None:  # FIIM's shots: the next shooter is asked
+            return
+        self.resumed_step = self.step
+        if prompt.question != "prompt_check_done":  # a check's step says it is done already
+            self.private.show(Private(PrivateKind.ENTRY_CONFIRMED, role=prompt.role))
 
     def _repeat_counts(self) -> None:
         """Resumed in the pause after a vote: the host is asked to confirm or undo the counts,

@@ -296,7 +296,11 @@ def prompt_text(host: Host, face: str = "") -> str:
                 "seconds": int((host.remaining() or 0.0) + 0.999),
             },
         )
-        return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
+        if prompt.late:
+            return book.screen("prompt_still_waiting", {"question": text})
+        if host.resumed_step == host.step and key != "prompt_check_done":
+            return book.screen("prompt_entry_held", {"question": text})  # resumed, entered
+        return text
     if prompt.speech_running:
         state = host.state
         if state is not None and state.discussing:
