@@ -17,7 +17,7 @@ def status_lines(host: Host, face: str = "") -> list[str]:
     question = "→ " + prompt_text(host, face)
     clock = night_clock(host, host.book)  # the night step's window: the host's screen only
     if clock:
-        question += f" · {clock}"
+        question += f" · ⏱ {clock}"
     return view_lines(table_view(host), host.book) + [question]
 
 

@@ -243,14 +243,14 @@ def private_text(message: Private, book: PhraseBook) -> str:
 
 
 def night_clock(host: Host, book: PhraseBook) -> str:
-    """What is left of the night step's window («⏱ 0:12»), for the host's screen and remote
+    """What is left of the night step's window («0:12»), for the host's screen and remote
     only; empty by day or when no window runs. A window lasts the same whatever is entered."""
     state = host.state
     left = host.remaining()
     if state is None or not state.phase.is_night or left is None or state.over:
         return ""
     minutes, seconds = divmod(int(left + 0.999), 60)
-    return f"⏱ {minutes}:{seconds:02d}"
+    return f"{minutes}:{seconds:02d}"
 
 
 #: The screen text of the questions that are not a rule set's own (a key of the ``screen``
