@@ -14,6 +14,7 @@ import dataclasses
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -199,51 +200,65 @@ _host, _clock, _ = city_night_1()
 _start = _clock.now()
 BOUNDARIES = [at - _start for at in step_changes(_host, _clock)][:-1]  # the last is the morning
 
-#: An entry: near which change of step it begins, how long before or after it, and the gaps
-#: between its keys (its digits, then its Enter).
+#: An entry: near which change of step it begins, how long before or after it, the gaps before
+#: its digits (a pause longer than the step's first moment too) and before its Enter, its seat.
 ENTRY = st.tuples(
     st.integers(0, len(BOUNDARIES) - 1),
-    st.floats(-1.5, 3.0),
-    st.lists(st.floats(0.0, 1.2), min_size=1, max_size=2),
-    st.floats(0.0, 1.2),
+    st.floats(-3.0, 3.0),
+    st.lists(st.floats(0.0, 2.5), min_size=1, max_size=2),
+    st.floats(0.0, 2.5),
     st.sampled_from("12345679"),
 )
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(ENTRY, min_size=1, max_size=6))
-def test_no_keyed_entry_lands_in_a_step_other_than_the_one_it_was_begun_in(
-    entries: list[tuple[int, float, list[float], float, str]],
-) -> None:
-    host, clock, _ = city_night_1()
-    keypad = KeypadController(host, host.cues, clock)
-    start = clock.now()
-    moments: list[tuple[float, Key]] = []
+def key_moments(
+    entries: list[tuple[int, float, list[float], float, str]], start: float
+) -> list[tuple[float, str]]:
+    """Every key of the entries, in the order they are pressed («\n»: Enter)."""
+    moments: list[tuple[float, str]] = []
     for boundary, offset, gaps, enter_gap, seat in entries:
         at = start + BOUNDARIES[boundary] + offset
         for gap in gaps:  # «1» or «11»: a seat
             at += gap
-            moments.append((at, DIGITS[seat]))
-        moments.append((at + enter_gap, Key.ENTER))
-    moments.sort(key=lambda moment: moment[0])
+            moments.append((at, seat))
+        moments.append((at + enter_gap, "\n"))
+    return sorted(moments, key=lambda moment: moment[0])
+
+
+@pytest.mark.parametrize("device", ["keypad", "keyboard"])
+@settings(max_examples=40, deadline=None)
+@given(entries=st.lists(ENTRY, min_size=1, max_size=6))
+def test_no_entry_lands_in_a_step_other_than_the_one_it_was_begun_in(
+    device: str, entries: list[tuple[int, float, list[float], float, str]]
+) -> None:
+    """Whatever the timing of the keys around the changes of step, an entry taken is one whose
+    keys since the Enter before it all fell in the step that took it, past its first moment."""
+    host, clock, screen = city_night_1()
+    keypad = KeypadController(host, host.cues, clock)
+    keyboard = CursesUI(host, screen, lambda: "")
+    start = clock.now()
     begins = [0.0, *BOUNDARIES]
 
     def step_at(moment: float) -> int:
         return sum(begin <= moment - start for begin in BOUNDARIES)
 
     since_enter: list[float] = []  # the moments of the keys since the last Enter
-    for at, key in moments:
+    for at, char in key_moments(entries, start):
         advance_to(host, clock, at)
         since_enter.append(clock.now())
         taken = len(host.accepted)
-        keypad.on_key(key)
+        if device == "keypad":
+            keypad.on_key(Key.ENTER if char == "\n" else DIGITS[char])
+        else:
+            keyboard.draw()  # the loop's turn after the clock's
+            keyboard.typed(char)
         host.process_pending()
         for item in host.accepted[taken:]:
-            if isinstance(item.event, EnterSeats) and item.source is Source.KEYPAD:
+            if isinstance(item.event, EnterSeats) and item.source is not Source.TIMER:
                 step = step_at(clock.now())
                 assert {step_at(moment) for moment in since_enter} == {step}, "another step's key"
                 assert since_enter[0] - start - begins[step] >= NIGHT_ENTRY_GUARD
-        if key is Key.ENTER:
+        if char == "\n":
             since_enter = []
 
 

@@ -39,7 +39,7 @@ from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host.actions import CONFIRM_WORDS
 from voicehost.host.commands import Quit, Source, Submit, TextTyped, TypingEnded
-from voicehost.host.loop import NIGHT_ENTRY_GUARD, Host
+from voicehost.host.loop import Host
 from voicehost.host.names import char_width
 from voicehost.host.names import width as cells
 from voicehost.host.table import table_view
@@ -297,6 +297,7 @@ class CursesUI:
         self.buffer = ""
         self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
         self._dropped: tuple[int, float] | None = None  # a line the change of step dropped
+        self._last_key_at = 0.0
         self._escape = ""  # an escape sequence (an arrow key) being skipped
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
@@ -356,6 +357,10 @@ class CursesUI:
 
     def typed(self, text: str) -> None:
         """Keys typed (on the loop's thread): edit the line, carry it out on Enter."""
+        now = self.host.clock.now()
+        if now - self._last_key_at >= self.host.settings.keypad.entry_timeout_seconds:
+            self._dropped = None  # no key for a while: what comes now is a new line
+        self._last_key_at = now
         for char in text:
             self._drop_stale_line()
             if self._escape:
@@ -371,28 +376,24 @@ class CursesUI:
                 line, self.buffer = self.buffer, ""
                 begun, dropped = self.begun, self._dropped
                 self.begun = self._dropped = None
-                if dropped is not None and self._rest_of_dropped(line, begun):
+                if dropped is not None:  # the rest of the line the change of step dropped
                     self.screen.message(NIGHT_ENTRY if self.lines.at_night() else "> ")
                     self.host.refuses_out_of_step(None, *dropped, Source.KEYBOARD)
                 else:
                     self.lines.line(line, begun)
             elif char in ("\b", "\x7f"):
+                if not self.buffer:
+                    self._dropped = None  # the host cleared what was left of the dropped line
                 self.buffer = self.buffer[:-1]
             elif char == "\x15":  # Ctrl+U: clear the line
                 self.buffer = ""
+                self._dropped = None
             elif char.isprintable():
                 if not self.buffer:
                     self.begun = (self.host.step, self.host.clock.now())
                 self.buffer += char
             if not self.buffer:
                 self.begun = None
-
-    def _rest_of_dropped(self, line: str, begun: tuple[int, float] | None) -> bool:
-        """Whether a line ended after a change of step dropped the one being typed is that
-        line's rest: nothing, or keys typed in the new step's first moment."""
-        if not line.strip() or begun is None:
-            return True
-        return begun[1] - self.host.step_since < NIGHT_ENTRY_GUARD
 
     def _drop_stale_line(self) -> None:
         """At a change of night step the line being typed is dropped: it was meant for the step

@@ -122,6 +122,7 @@ class Entry:
     question: tuple[PromptKind, str | None, str | None, Seat | None, bool] | None = None
     step: int | None = None  # the host's night step when its first key was pressed
     at: float = 0.0  # when its first key was pressed
+    dropped: bool = False  # begun before the step changed: its keys up to Enter go with it
 
     @property
     def empty(self) -> bool:
@@ -185,9 +186,16 @@ class KeypadController:
         now = self._clock.now()
         self._last_key_at = now
         entry = self._entry
-        if entry.step is not None and entry.step != self._host.step and not entry.foul:
-            self._entry = Entry()  # the night step changed: its half-typed entry is dropped
-            if key is Key.ENTER:  # and the Enter that ends it is refused, the reason privately
+        stale = entry.step is not None and entry.step != self._host.step
+        if stale and not entry.foul and not entry.dropped:
+            # The night step changed: the half-typed entry is dropped, and the keys that finish
+            # it go with it; its Enter is refused, the reason told privately.
+            entry = self._entry = Entry(step=entry.step, at=entry.at, dropped=True)
+        if entry.dropped and entry.step is not None:
+            if key in DIGITS:
+                return
+            self._entry = Entry()
+            if key is Key.ENTER:
                 self._host.refuses_out_of_step(None, entry.step, entry.at, SOURCE)
                 return
         if self._entry.question not in (None, question_of(prompt)):
