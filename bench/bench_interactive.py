@@ -52,7 +52,7 @@ from voicehost.console.text import ScreenPrivateChannel  # noqa: E402
 from voicehost.game.effects import PromptKind  # noqa: E402
 from voicehost.game.model import Cue  # noqa: E402
 from voicehost.host.commands import Quit  # noqa: E402
-from voicehost.host.loop import Host  # noqa: E402
+from voicehost.host.loop import NIGHT_ENTRY_GUARD, Host  # noqa: E402
 from voicehost.keypad import controller as keypad_controller  # noqa: E402
 from voicehost.ports import Key  # noqa: E402
 from voicehost.voice_out.mixer import Lane  # noqa: E402
@@ -73,11 +73,13 @@ class SimulatedKeypad:
     def start(self, on_key: Callable[[Key], None], on_status: Callable[[bool], None]) -> None:
         self.on_key = on_key
 
-    def type(self, text: str) -> None:
-        """Press ``text`` (digits, ``E`` for Enter) on the keypad's own thread."""
-        threading.Thread(target=self._press, args=(text,), daemon=True).start()
+    def type(self, text: str, after: float = 0.0) -> None:
+        """Press ``text`` (digits, ``E`` for Enter) on the keypad's own thread, the first key
+        no sooner than ``after`` seconds from now."""
+        threading.Thread(target=self._press, args=(text, after), daemon=True).start()
 
-    def _press(self, text: str) -> None:
+    def _press(self, text: str, after: float) -> None:
+        time.sleep(after)
         for char in text:
             time.sleep(self.random.uniform(0.08, 0.3))
             key = Key.ENTER if char == "E" else DIGIT_KEYS[char]
@@ -108,9 +110,9 @@ class Table:
         if prompt.question == "prompt_register_mafia":
             self.keypad.type("2E5E9E")
         elif prompt.action == "register" and prompt.role == "commissar":
-            self.keypad.type("4E")
+            self.keypad.type("4E", after=NIGHT_ENTRY_GUARD)  # past the step's first moment
         elif prompt.action == "register" and prompt.role == "doctor":
-            self.keypad.type("7E")
+            self.keypad.type("7E", after=NIGHT_ENTRY_GUARD)
         elif prompt.action == "nominate" and prompt.speech_running:
             self.nominations += 1
             if self.nominations > self.speeches:

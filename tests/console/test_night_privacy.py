@@ -122,7 +122,10 @@ def test_every_night_step_looks_sounds_and_logs_the_same(
     reasons = {book.screen(key) for key in book.screen_keys() if key.startswith("private_refused")}
     private = {"", book.screen("private_ack"), *reasons}
     private |= {book.screen(key) for key in ("private_mafia", "private_not_mafia")}
-    assert {step["private"] for step in game_a + game_b} <= private  # never a seat or a role
+    # An entry taken names the step that took it, whose role the table heard woken, and no more.
+    awake = ("mafia", "commissar", "doctor")
+    private |= {book.screen("private_ack_step", {"role": book.screen(f"card_{r}")}) for r in awake}
+    assert {step["private"] for step in game_a + game_b} <= private  # never a seat or a card
     told_a = [step["private"] for step in game_a if step["private"] in reasons]
     told_b = [step["private"] for step in game_b if step["private"] in reasons]
     no_seat, self_check = (

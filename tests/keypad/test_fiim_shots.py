@@ -16,7 +16,7 @@ from tests.keypad.recorder import TableRecorder
 from voicehost import config
 from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen, screen_rows
-from voicehost.host.loop import Host
+from voicehost.host.loop import NIGHT_ENTRY_GUARD, Host
 from voicehost.keypad.controller import KeypadController
 from voicehost.ports import Key
 from voicehost.testing.clocked import wait_timer
@@ -49,7 +49,7 @@ def night_of(shots: list[str], language: str = "ru") -> dict[str, Any]:
     start = clock.now()
     seen = [rows(host, screen)]
     for turn, shot in enumerate(shots):
-        at = start + SHOT_GAP * (turn + 1)
+        at = start + NIGHT_ENTRY_GUARD + SHOT_GAP * (turn + 1)  # after the step's first moment
         if shot == "-":
             clock.set(at)
             host.process_due()
@@ -89,6 +89,7 @@ def rows(host: Host, screen: LogScreen) -> list[str]:
 def test_the_question_names_whose_shot_it_is_and_its_place() -> None:
     night = night_of(["3", "3", "3"])
     prompts = [next(r for r in screen if r.startswith("→")) for screen in night["seen"]]
+    prompts = [prompt.split(" · ⏱")[0] for prompt in prompts]  # the window's clock aside
     assert prompts[:4] == [
         "→ мафия: стреляет игрок 2 (выстрел 1 из 3) — номер цели или «промах»",
         "→ мафия: стреляет игрок 5 (выстрел 2 из 3) — номер цели или «промах»",
@@ -114,4 +115,6 @@ def test_the_night_is_heard_and_seen_alike_whoever_shoots_whom(shots: list[str])
 def test_in_english_the_question_says_the_same() -> None:
     night = night_of(["3", "3", "3"], "en")
     prompt = next(r for r in night["seen"][1] if r.startswith("→"))
-    assert prompt == "→ mafia: seat 5 shoots (shot 2 of 3): enter the target's seat, or `miss`"
+    assert prompt.split(" · ⏱")[0] == (
+        "→ mafia: seat 5 shoots (shot 2 of 3): enter the target's seat, or `miss`"
+    )

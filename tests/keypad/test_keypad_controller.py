@@ -44,6 +44,11 @@ class FakeHost:
         self.posted.append(command)
         return True
 
+    step = 0  # no night step changes under this fake
+
+    def refuses_out_of_step(self, *entry: object) -> bool:
+        return False
+
 
 def keypad(
     prompt: Prompt, timeout: float = 8.0

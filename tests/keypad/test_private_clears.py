@@ -118,7 +118,7 @@ def play(check: str | None, at: float, *, led: Led | None = None) -> Night:
             host.process_pending()
 
     assert host.timer is not None
-    keys("3E", host.timer.starts_at + 1.0)
+    keys("3E", host.timer.starts_at + 2.0)  # after the step's first moment (NIGHT_ENTRY_GUARD)
     wait_timer(host)
     assert host.state.phase is Phase.NIGHT_COMMISSAR and host.timer is not None
     night = Night([], [])
@@ -188,7 +188,7 @@ def test_the_clearing_tells_the_table_nothing() -> None:
     nights = {
         "mafia, last second": play("9", at=0.5),
         "not mafia, last second": play("3", at=0.5),
-        "mafia, at once": play("9", at=14.0),
+        "mafia, at once": play("9", at=13.0),  # as soon as the step takes an entry
     }
     first = nights["mafia, last second"]
     for name, night in nights.items():

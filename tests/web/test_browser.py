@@ -110,6 +110,7 @@ class Remote:
             self.tap_number(words[1])
             self.tap("lossconfirm")
         elif all(word.isdigit() for word in words):
+            self.table.past_first_moment()
             for word in words:
                 self.tap_number(word)
             send = self.driver.find_element(self.by.ID, "send")

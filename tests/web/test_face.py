@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from tests.web.webkit import CODE, settings_for
 from voicehost.errors import VoicehostError
+from voicehost.host.loop import NIGHT_ENTRY_GUARD
 from voicehost.testing.clocked import wait_timer
 from voicehost.testing.table import text_table
 from voicehost.web import addresses
@@ -117,10 +118,11 @@ def test_at_night_every_entry_gets_the_same_answer() -> None:
     for seats in ([3], [8], [10]):  # whatever the Commissar enters on night 0
         face, outlet = face_at(["2 5 9"])
         wait_timer(face.host)
+        face.host.clock.advance(NIGHT_ENTRY_GUARD)  # past the step's first moment
         face.tick()
         face.remote_input(1, {"id": "c", "token": face.token(), "action": "seats", "seats": seats})
         answers.add(json.loads(outlet.answers[-1][1])["message"])
-    assert answers == {"ввод принят"}
+    assert answers == {"ввод принят: комиссар"}  # the step that took it, never the seat
     refusals = set()
     for wrong in ([0], [77], [4, 5]):
         face, outlet = face_at(["2 5 9"])
@@ -215,6 +217,7 @@ def test_an_answer_to_the_phone_is_shown_on_the_phone_alone() -> None:
         else:
             LineHandler(host, screen, lambda: "").line(line)
     screen.private_text = ""
+    host.clock.advance(NIGHT_ENTRY_GUARD)  # past the Commissar's step's first moment
     face.remote_input(1, {"id": "check", "token": face.token(), "action": "seats", "seats": [9]})
     frames = [json.loads(frame) for frame in outlet.privates]
     # the mafia's step ended (a clear for the phones), then the Commissar's answer

@@ -117,6 +117,7 @@ def test_a_replayed_input_is_applied_once() -> None:
         tap(remote, "a1", latest_ask(table, remote)["token"], action="seats", seats=[2, 5, 9])
         answers(remote, "a1", 1)
         table.wait()
+        table.past_first_moment()
         token = latest_ask(table, remote)["token"]
         for _ in range(3):  # the phone lost Wi-Fi and sends the Commissar's entry again
             tap(remote, "c1", token, action="seats", seats=[4])

@@ -20,7 +20,7 @@ from voicehost.clock import FakeClock
 from voicehost.console.terminal import LogScreen
 from voicehost.console.text import ScreenPrivateChannel, SilentCues, TextSpeaker
 from voicehost.host.commands import Quit
-from voicehost.host.loop import Host
+from voicehost.host.loop import NIGHT_ENTRY_GUARD, Host
 from voicehost.phrases import PhraseBook
 from voicehost.testing.clocked import wait_timer
 from voicehost.web import WebPrivate, WebRunning, start_web
@@ -72,6 +72,17 @@ class WebTable:
 
     def wait(self) -> None:
         self.run_on_loop(lambda: wait_timer(self.host))
+
+    def past_first_moment(self) -> None:
+        """Let a night step's first moment pass, as it does before a person taps: an entry
+        begun in it is refused (``NIGHT_ENTRY_GUARD``)."""
+        host = self.host
+
+        def wait() -> None:
+            if host.state is not None and host.state.phase.is_night:
+                self.clock.set(max(self.clock.now(), host.step_since + NIGHT_ENTRY_GUARD))
+
+        self.run_on_loop(wait)
 
 
 @contextmanager

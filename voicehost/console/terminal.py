@@ -38,7 +38,7 @@ from voicehost.console.commandline import (
 from voicehost.console.view import status_lines
 from voicehost.errors import VoicehostError
 from voicehost.host.actions import CONFIRM_WORDS
-from voicehost.host.commands import Quit, TextTyped, TypingEnded
+from voicehost.host.commands import Quit, Source, Submit, TextTyped, TypingEnded
 from voicehost.host.loop import Host
 from voicehost.host.names import char_width
 from voicehost.host.names import width as cells
@@ -129,16 +129,23 @@ class LineHandler:
         self.write_protocol = write_protocol
         self.face = face  # whose words the questions take (view.status_lines)
         self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
+        self._begun: tuple[int, float] | None = None  # the line's step and first key's moment
 
     def at_night(self) -> bool:
         state = self.host.state
         return state is not None and state.phase.is_night
 
-    def line(self, text: str) -> None:
-        """One typed line: echo it (masked at night), carry it out, show the reply."""
+    def line(self, text: str, begun: tuple[int, float] | None = None) -> None:
+        """One typed line: echo it (masked at night), carry it out, show the reply. ``begun``
+        is the night step and the moment its first key was typed (the live keyboard's): an
+        entry is taken only in the step it was begun in (``Host.refuses_out_of_step``)."""
         night = self.at_night()
         self.screen.message(NIGHT_ENTRY if night else f"> {text}")
-        reply = self.reply(text, night)
+        self._begun = begun
+        try:
+            reply = self.reply(text, night)
+        finally:
+            self._begun = None
         for row in (reply or "").splitlines():
             self.screen.message(row)
 
@@ -204,6 +211,13 @@ class LineHandler:
             return "\n".join(status_lines(host, self.face))
         if isinstance(action, WriteProtocol):
             return self.write_protocol()
+        begun = self._begun
+        if (
+            isinstance(action, Submit)
+            and begun is not None
+            and host.refuses_out_of_step(action.input, *begun, action.source)
+        ):
+            return None  # the screen says the refusal, the one awake why
         try:
             host.handle(action)
         except VoicehostError as exc:
@@ -301,6 +315,9 @@ class CursesUI:
         self.screen = screen
         self.lines = LineHandler(host, screen, write_protocol)
         self.buffer = ""
+        self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
+        self._dropped: tuple[int, float] | None = None  # a line the change of step dropped
+        self._last_key_at = 0.0
         self._escape = ""  # an escape sequence (an arrow key) being skipped
         self._window: Any = None
         self._shown: list[tuple[str, str]] = []
@@ -365,7 +382,12 @@ class CursesUI:
 
     def typed(self, text: str) -> None:
         """Keys typed (on the loop's thread): edit the line, carry it out on Enter."""
+        now = self.host.clock.now()
+        if now - self._last_key_at >= self.host.settings.keypad.entry_timeout_seconds:
+            self._dropped = None  # no key for a while: what comes now is a new line
+        self._last_key_at = now
         for char in text:
+            self._drop_stale_line()
             if self._escape:
                 self._escape += char
                 final = char.isalpha() or char == "~" or len(self._escape) > 8
@@ -377,19 +399,42 @@ class CursesUI:
                 continue
             if char in ("\n", "\r"):
                 line, self.buffer = self.buffer, ""
-                self.lines.line(line)
+                begun, dropped = self.begun, self._dropped
+                self.begun = self._dropped = None
+                if dropped is not None:  # the rest of the line the change of step dropped
+                    self.screen.message(NIGHT_ENTRY if self.lines.at_night() else "> ")
+                    self.host.refuses_out_of_step(None, *dropped, Source.KEYBOARD)
+                else:
+                    self.lines.line(line, begun)
             elif char in ("\b", "\x7f"):
+                if not self.buffer:
+                    self._dropped = None  # the host cleared what was left of the dropped line
                 self.buffer = self.buffer[:-1]
             elif char == "\x15":  # Ctrl+U: clear the line
                 self.buffer = ""
+                self._dropped = None
             elif char.isprintable():
+                if not self.buffer:
+                    self.begun = (self.host.step, self.host.clock.now())
                 self.buffer += char
+            if not self.buffer:
+                self.begun = None
+
+    def _drop_stale_line(self) -> None:
+        """At a change of night step the line being typed is dropped: it was meant for the step
+        that is over (its Enter is then refused, and the one awake told why, privately)."""
+        begun = self.begun
+        if begun is not None and begun[0] != self.host.step:
+            self.buffer = ""
+            self.begun = None
+            self._dropped = begun
 
     def draw(self) -> None:
         """Draw the screen (on the loop's thread, after every command and tick); a screen that
         has not changed is not sent to the terminal again, so typing never waits for a redraw."""
         _take_interrupts(self.interrupts, self.lines)
         window = self._window
+        self._drop_stale_line()  # the screen shows the line gone at the change of step
         if window is None:
             return
         try:
@@ -533,6 +578,7 @@ class PlainUI:
         self.keyboard_only = keyboard_only
         self.out = out or sys.stdout
         self.partial = ""
+        self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
         self._printed = 0
         self._last_status: list[str] = []
         self._private_shown = ""
@@ -556,14 +602,17 @@ class PlainUI:
         self._flush()
 
     def typed(self, text: str) -> None:
+        if not self.partial:  # a line comes whole from a terminal: it is begun as it arrives
+            self.begun = (self.host.step, self.host.clock.now())
         self.partial += text
         while "\n" in self.partial:
             line, self.partial = self.partial.split("\n", 1)
-            self.lines.line(line.rstrip("\r"))
+            self.lines.line(line.rstrip("\r"), self.begun)
+            self.begun = (self.host.step, self.host.clock.now())
 
     def typing_ended(self) -> None:
         if self.partial.strip():
-            self.lines.line(self.partial)
+            self.lines.line(self.partial, self.begun)
             self.partial = ""
         if self.keyboard_only:
             # Nothing else can move the game on: say how to go on, instead of waiting for ever.

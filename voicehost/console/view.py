@@ -4,7 +4,7 @@ nominations so far and the question of the moment, every word from the game's ph
 from __future__ import annotations
 
 from voicehost.host.loop import Host
-from voicehost.host.table import PROMPT_KEYS, TableView, prompt_text, table_view
+from voicehost.host.table import PROMPT_KEYS, TableView, night_clock, prompt_text, table_view
 from voicehost.phrases import PhraseBook
 
 __all__ = ["PROMPT_KEYS", "prompt_text", "status_lines", "timer_text", "view_lines"]
@@ -14,7 +14,11 @@ def status_lines(host: Host, face: str = "") -> list[str]:
     """A few lines describing the table right now, drawn from what the table may see; the
     question in the words of ``face`` (``plain``: the line mode and scripts, which wait for no
     key at the end)."""
-    return view_lines(table_view(host), host.book) + ["→ " + prompt_text(host, face)]
+    question = "→ " + prompt_text(host, face)
+    clock = night_clock(host, host.book)  # the night step's window: the host's screen only
+    if clock:
+        question += f" · ⏱ {clock}"
+    return view_lines(table_view(host), host.book) + [question]
 
 
 def timer_text(view: TableView, book: PhraseBook) -> str:

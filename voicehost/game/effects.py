@@ -78,6 +78,7 @@ class Private:
     found: bool | None = None
     answer: str = ""
     again: bool = False
+    role: str = ""  # the role whose night step took an entry (a role's value; the host's to say)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ only ``post()`` commands; the game state is touched by the loop's thread alone.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import logging
 import queue
 from collections.abc import Callable, Mapping
@@ -34,7 +35,9 @@ from voicehost.game.errors import RuleViolation
 from voicehost.game.inputs import (
     UNDOABLE,
     EndSpeech,
+    EnterSeats,
     Input,
+    Miss,
     TimerWarning,
     TimeUp,
     VoteCount,
@@ -113,6 +116,16 @@ PRIVATE_REFUSALS: dict[str, tuple[str, bool]] = {
 
 #: After a cue starts, the Listener ignores the microphone this long (echo guard), in seconds.
 CUE_ECHO_GUARD = 0.8
+
+#: A night entry begun this soon after its step began is refused, privately (seconds). A key
+#: typed as a window closes reaches the loop within a second (the rest of a two-digit seat and
+#: Enter), while the role woken next cannot answer so soon: its wake phrase alone («Путана
+#: засыпает! Просыпается мафия!») takes over two seconds to say.
+NIGHT_ENTRY_GUARD = 1.5
+
+#: At most this many posted commands are handled in one turn of the loop before the views draw
+#: (a burst of a phone's stale inputs costs one drawing, not one each).
+BURST = 256
 
 
 @dataclass(frozen=True)
@@ -237,6 +250,14 @@ class Host:
         self.typing: TypingReceiver | None = None
         self.script: ScriptReceiver | None = None
         self.remote: RemoteReceiver | None = None
+        self.step = 0
+        """Counts the changes of night step (into, within and out of the night): an entry is
+        taken only in the step it was begun in (``refuses_out_of_step``)."""
+        self.step_since = clock.now()
+        """When the current night step began (clock time)."""
+        self._step_key: tuple[Phase, int] | None = None
+        self.resumed_step: int | None = None
+        """The night step a resumed game came back in, when the journal held its entry."""
         self._journal: Journal | None = None
         self._cue_at: float | None = None
         self._night_sound = False
@@ -263,6 +284,7 @@ class Host:
         state, effects = self.engine.new_game()
         self.state = state
         self._carry_out(effects)
+        self.step_since = float("-inf")  # no step came before the first: nothing to guard
 
     def resume(self) -> None:
         """Rebuild the exact state from the journal and carry on from the current step."""
@@ -281,7 +303,22 @@ class Host:
         if self.state.over:
             self.over = True
         self._carry_out(self.engine.resume_effects(self.state))
+        self.step_since = float("-inf")  # nothing typed before the restart can reach this step
+        self._tell_entry_held()
         self._repeat_counts()
+
+    def _tell_entry_held(self) -> None:
+        """Resumed in a night step whose entry the journal holds: the host is told so, on the
+        private channel and in the question (``host.table``), and is not asked for it again."""
+        state = self.state
+        if state is None or not state.phase.is_night or not state.step_entered:
+            return
+        prompt = self.prompt()
+        if prompt.turns or prompt.role is None:  # FIIM's shots: the next shooter is asked
+            return
+        self.resumed_step = self.step
+        if prompt.question != "prompt_check_done":  # a check's step says it is done already
+            self.private.show(Private(PrivateKind.ENTRY_CONFIRMED, role=prompt.role))
 
     def _repeat_counts(self) -> None:
         """Resumed in the pause after a vote: the host is asked to confirm or undo the counts,
@@ -415,11 +452,12 @@ class Host:
         if self._journal is not None:  # a person's input is on disk before its effects
             self._journal.append(event, source, sync=source != Source.TIMER)
         before = self.state.phase
+        role = self.engine.prompt(self.state).role if before.is_night else None
         self.accepted.append(
             Accepted(event, source, self.state.phase, revealed(self.state, new_state), self.state)
         )
         self.state = new_state
-        self._carry_out(effects)
+        self._carry_out(self._named_step(effects, role))
         self._end_night_step(before)
         return True
 
@@ -435,6 +473,52 @@ class Host:
         else:
             self._reject(text, source)
         return ok
+
+    @staticmethod
+    def _named_step(effects: list[Effect], role: str | None) -> list[Effect]:
+        """A night entry's confirmation names the step that took it («принято: мафия — 12»)."""
+        if role is None:
+            return effects
+        return [
+            dataclasses.replace(effect, role=role)
+            if isinstance(effect, Private) and effect.kind is PrivateKind.ENTRY_CONFIRMED
+            else effect
+            for effect in effects
+        ]
+
+    def refuses_out_of_step(
+        self, event: Input | None, begun_step: int, begun_at: float, source: Source
+    ) -> bool:
+        """Whether an entry begun in step ``begun_step`` at clock time ``begun_at`` must not be
+        taken now, and if so refuse it: its night step is over (a key typed as a window
+        closed), or it was begun in the first moment of a night step (``NIGHT_ENTRY_GUARD``),
+        so it may have been meant for the step before. The screen says the one neutral
+        refusal, the one awake is told why on the private channel, and nothing is taken."""
+        state = self.state
+        if state is None:
+            return False
+        if begun_step != self.step:
+            reason = "private_refused_stale"
+        elif (
+            state.phase.is_night
+            and isinstance(event, EnterSeats | Miss)
+            and begun_at - self.step_since < NIGHT_ENTRY_GUARD
+        ):
+            reason = "private_refused_early"
+        else:
+            return False
+        self._reject(self.book.screen(reason), source, shown=self.book.screen("night_refused"))
+        self.private.show(Private(PrivateKind.REFUSED, answer=reason, again=True))
+        return True
+
+    def _note_step(self) -> None:
+        """Count a change of night step, and note when it came."""
+        state = self.state
+        key = None if state is None or not state.phase.is_night else (state.phase, state.night)
+        if key != self._step_key:
+            self._step_key = key
+            self.step += 1
+            self.step_since = self.clock.now()
 
     def set_name(self, seat: int, text: str, source: Source = Source.KEYBOARD) -> bool:
         """Give a seat a player's name (journaled with the game; names are no rule of it)."""
@@ -525,6 +609,7 @@ class Host:
             self._journal.append_undo(source)
         before = self.state
         self.state = self._take_back()
+        self._note_step()
         undoable = sum(isinstance(item.event, UNDOABLE) for item in self.accepted)
         self.voter_lists = [item for item in self.voter_lists if item[0] < undoable]
         self._sync_timer_after_undo()
@@ -786,9 +871,23 @@ class Host:
             if command is not None:
                 self.handle(command)
             self.process_due()
+            self._handle_burst()
             if self._journal is not None and not self._journal.saving:
                 self._journal.retry()
             self._idle(on_idle)
+
+    def _handle_burst(self) -> None:
+        """The commands posted meanwhile, each followed by the timers it made due, before the
+        views draw once (a phone's burst of stale inputs must not hold the loop)."""
+        for _ in range(BURST):
+            if self.over or self.quit:
+                return
+            try:
+                command = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self.handle(command)
+            self.process_due()
 
     def _idle(self, on_idle: Callable[[], None] | None) -> None:
         """The view's and the hooks' turn after a command or a tick, then the screen's."""
@@ -832,6 +931,7 @@ class Host:
         return self.names.get(params["seat"])
 
     def _carry_out(self, effects: list[Effect]) -> None:
+        self._note_step()
         if self.state is not None:  # the effects belong to the phase the game is now in
             self.screen.follow(self.state.phase.is_night)
         for effect in effects:

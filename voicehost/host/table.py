@@ -233,10 +233,24 @@ def _seats(host: Host, night: bool, over: bool) -> tuple[SeatView, ...]:
 
 def private_text(message: Private, book: PhraseBook) -> str:
     """The private answer as its role reads it (the screen line, the remote): neutral, and the
-    same length for 'mafia' and 'not mafia'; a refusal's reason for the role that is awake."""
+    same length for 'mafia' and 'not mafia'; a refusal's reason for the role that is awake; an
+    entry taken, with the step that took it («ввод принят: мафия»), the same whatever seat."""
     if message.kind in (PrivateKind.ANSWER, PrivateKind.REFUSED):
         return book.screen(message.answer)  # the rule set's words for its answer, the reason
-    return book.screen("private_ack")
+    if not message.role:
+        return book.screen("private_ack")
+    return book.screen("private_ack_step", {"role": book.screen(f"card_{message.role}")})
+
+
+def night_clock(host: Host, book: PhraseBook) -> str:
+    """What is left of the night step's window («0:12»), for the host's screen and remote
+    only; empty by day or when no window runs. A window lasts the same whatever is entered."""
+    state = host.state
+    left = host.remaining()
+    if state is None or not state.phase.is_night or left is None or state.over:
+        return ""
+    minutes, seconds = divmod(int(left + 0.999), 60)
+    return f"{minutes}:{seconds:02d}"
 
 
 #: The screen text of the questions that are not a rule set's own (a key of the ``screen``
@@ -282,7 +296,11 @@ def prompt_text(host: Host, face: str = "") -> str:
                 "seconds": int((host.remaining() or 0.0) + 0.999),
             },
         )
-        return book.screen("prompt_still_waiting", {"question": text}) if prompt.late else text
+        if prompt.late:
+            return book.screen("prompt_still_waiting", {"question": text})
+        if host.resumed_step == host.step and key != "prompt_check_done":
+            return book.screen("prompt_entry_held", {"question": text})  # resumed, entered
+        return text
     if prompt.speech_running:
         state = host.state
         if state is not None and state.discussing:

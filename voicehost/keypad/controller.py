@@ -48,7 +48,10 @@ Pair the host's phone      the foul key twice, then the number the phone shows, 
 =========================  ===================================================================
 
 A half-typed entry is cleared after ``keypad.entry_timeout_seconds`` without a key, and when
-the game moves on to another question.
+the game moves on to another question. An entry is taken only in the night step it was begun in:
+begun before the step changed, or in the step's first moment, it is refused and the one awake
+is told why privately (``Host.refuses_out_of_step``), so a key typed as a window closes never
+becomes the next role's action.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from voicehost.errors import VoicehostError
 from voicehost.game.effects import Prompt, PromptKind
-from voicehost.game.inputs import EndSpeech, EnterSeats, Input, VoteCount
+from voicehost.game.inputs import EndSpeech, EnterSeats, Input, Miss, VoteCount
 from voicehost.game.model import Cue, Seat
 from voicehost.host.actions import (
     MAX_DIGITS,
@@ -110,6 +113,15 @@ class HostLink(Protocol):
 
     def handle(self, command: Command) -> bool: ...
 
+    @property
+    def step(self) -> int:
+        """Counts the changes of night step (``Host.step``)."""
+        ...
+
+    def refuses_out_of_step(
+        self, event: Input | None, begun_step: int, begun_at: float, source: Source
+    ) -> bool: ...
+
 
 @dataclass
 class Entry:
@@ -120,6 +132,9 @@ class Entry:
     foul: bool = False
     pair: bool = False  # the foul key twice: the number a phone shows, to pair it
     question: tuple[PromptKind, str | None, str | None, Seat | None, bool] | None = None
+    step: int | None = None  # the host's night step when its first key was pressed
+    at: float = 0.0  # when its first key was pressed
+    dropped: bool = False  # begun before the step changed: its keys up to Enter go with it
 
     @property
     def empty(self) -> bool:
@@ -157,6 +172,7 @@ class KeypadController:
         self._entry = Entry()
         self._last_key_at: float | None = None
         self._count_sent_at: float | None = None
+        self._begun: tuple[int, float] = (0, 0.0)  # the step and moment the entry was begun
 
     @property
     def entry(self) -> Entry:
@@ -179,9 +195,25 @@ class KeypadController:
         if not prompt.night or key in NIGHT_SOUNDING_KEYS:
             self._cues.play(Cue.KEY_ACK)
         self.expire()
-        self._last_key_at = self._clock.now()
+        now = self._clock.now()
+        self._last_key_at = now
+        entry = self._entry
+        stale = entry.step is not None and entry.step != self._host.step
+        if stale and not entry.foul and not entry.dropped:
+            # The night step changed: the half-typed entry is dropped, and the keys that finish
+            # it go with it; its Enter is refused, the reason told privately.
+            entry = self._entry = Entry(step=entry.step, at=entry.at, dropped=True)
+        if entry.dropped and entry.step is not None:
+            if key in DIGITS:
+                return
+            self._entry = Entry()
+            if key is Key.ENTER:
+                self._host.refuses_out_of_step(None, entry.step, entry.at, SOURCE)
+                return
         if self._entry.question not in (None, question_of(prompt)):
             self._entry = Entry()  # the game moved on: a half-typed answer belongs to the past
+        entry = self._entry
+        self._begun = (self._host.step, now) if entry.step is None else (entry.step, entry.at)
         action = action_of_key(key)
         if key in DIGITS:
             self._digit(DIGITS[key], prompt)
@@ -197,6 +229,8 @@ class KeypadController:
             self._undo()
         elif action is not None:  # the miss, the end of a speech: no number follows
             self._entry = Entry()
+            if action is Action.MISS and self._out_of_step(Miss()):
+                return
             self._host.handle(command_for(action, SOURCE))
 
     def _current_prompt(self) -> Prompt:
@@ -211,6 +245,8 @@ class KeypadController:
         entry = self._entry
         if entry.question is None and not entry.foul and not entry.pair:
             entry.question = question_of(prompt)
+        if entry.step is None:
+            entry.step, entry.at = self._host.step, self._clock.now()
         if len(entry.digits) >= (PAIRING_DIGITS if entry.pair else MAX_DIGITS):
             entry.digits = ""
             self._reject()
@@ -307,7 +343,13 @@ class KeypadController:
     # ------------------------------------------------------------------ output
 
     def _submit(self, event: Input) -> None:
-        self._host.handle(Submit(event, source=SOURCE))
+        if not self._out_of_step(event):
+            self._host.handle(Submit(event, source=SOURCE))
+
+    def _out_of_step(self, event: Input) -> bool:
+        """Whether the host refused the entry as begun in another step or too early in it."""
+        step, at = self._begun
+        return self._host.refuses_out_of_step(event, step, at, SOURCE)
 
     def _reject(self) -> None:
         self._cues.play(Cue.REJECT)

@@ -31,7 +31,7 @@ from voicehost.game.model import Phase, Role, Seat, Team
 from voicehost.host.actions import Action, command_for
 from voicehost.host.commands import Command, Name, Notice, Source, Submit
 from voicehost.host.loop import Host
-from voicehost.host.table import private_text, prompt_text, table_view
+from voicehost.host.table import night_clock, private_text, prompt_text, table_view
 from voicehost.notices import LOG_ONLY
 from voicehost.ports import PrivateChannel
 from voicehost.rulesets import engine_for
@@ -182,6 +182,7 @@ class WebFace:
         self.failures = 0
         self.version = 0  # counts the remote's frames: a page can tell it has the latest
         self.entering = False  # a remote's input is being handled: its answer goes to the phone
+        self._token: tuple[object, int, str] = (None, -1, "")  # (state, inputs, token) last seen
 
     # ---------------------------------------------------------------- publishing
 
@@ -238,10 +239,12 @@ class WebFace:
             counts = list(range(prompt.max_count + 1))
         over = state.over
         buttons = offered(host)
+        text = prompt_text(host, "web")
+        clock = night_clock(host, self.book)  # the night step's window: the host's remote only
         return {
             "token": self.token(),
             "kind": "seats" if how else "count" if counts else prompt.kind.value,
-            "text": prompt_text(host, "web"),
+            "text": f"{text} · {clock}" if clock else text,
             "night": state.phase.is_night,
             "seats": seats,
             "seats_min": prompt.seats_min,
@@ -267,15 +270,25 @@ class WebFace:
         state = host.state
         if state is None:
             return ""
+        seen_state, seen_inputs, seen = self._token
+        if seen_state is state and seen_inputs == len(host.accepted):
+            return seen  # the same question: a burst of stale inputs costs nothing each
         prompt = host.prompt()
         typed = sum(1 for item in host.accepted if item.source is not Source.TIMER)
-        return f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
+        token = f"{state.phase.value}.{state.day}.{state.night}.{prompt.kind.value}.{typed}"
+        self._token = (state, len(host.accepted), token)
+        return token
 
     def remote_input(self, connection: int, message: dict[str, Any]) -> None:
         """A remote's input (on the loop's thread): carried out once, answered every time."""
         ident = str(message.get("id", ""))
         if ident in self._done:
             self._answer(connection, self._done[ident])
+            return
+        if self._stale(message):  # an input for a question that is over: nothing changes
+            reply = {"ok": False, "message": self.book.screen("web_stale")}
+            frame = json.dumps({"type": "ack", "id": ident, **reply}, ensure_ascii=False)
+            self._answer(connection, frame)
             return
         try:
             reply = self._carry_out(message)
@@ -291,6 +304,12 @@ class WebFace:
             while len(self._done) > REMEMBERED_INPUTS:
                 self._done.popitem(last=False)
         self._answer(connection, frame)
+
+    def _stale(self, message: dict[str, Any]) -> bool:
+        """An input made against a question that is over (the token of a step gone by)."""
+        if message.get("action") in ("protocol", "deal", "deal_seen", "name", "evening"):
+            return False
+        return message.get("token") != self.token()
 
     def _answer(self, connection: int, frame: str) -> None:
         if self.outlet is not None:
@@ -316,13 +335,19 @@ class WebFace:
             return self._name(message)
         if message.get("token") != self.token():
             return {"ok": False, "message": book.screen("web_stale")}
+        role = host.prompt().role  # the night step an entry goes to
         command = self._command(message)
         if command is None:
             return {"ok": False, "message": book.screen("web_bad_request")}
         ok, text = self._handled(command)
         if ok:
-            return {"ok": True, "message": book.screen("private_ack") if night else ""}
+            return {"ok": True, "message": self._taken(role) if night else ""}
         return {"ok": False, "message": text}
+
+    def _taken(self, role: str | None) -> str:
+        """The phone's answer to a night entry taken: the step that took it, never the seat."""
+        confirmed = Private(PrivateKind.ENTRY_CONFIRMED, role=role or "")
+        return private_text(confirmed, self.book)
 
     def _handled(self, command: Command) -> tuple[bool, str]:
         """Hand ``command`` to the host as a keypad entry: whether it was taken, and the
@@ -333,6 +358,10 @@ class WebFace:
         host.events.on_reject.append(hook)
         self.entering = True
         try:
+            if isinstance(command, Submit) and host.refuses_out_of_step(
+                command.input, host.step, host.clock.now(), SOURCE
+            ):
+                return False, self.book.screen("night_refused")
             ok = host.handle(command)
         finally:
             self.entering = False
