@@ -166,9 +166,9 @@ def decide(rule: AloneRule, tuning: Any, look: LookRecord) -> tuple[Look, Decisi
 
 def differences(lines: Iterable[str], tuning: Any) -> list[str]:
     """Every look of a recorded set (JSON lines) whose decision, or whose questions, differ
-    when decided again with ``tuning`` (a ``ListenerTuning``); empty: none."""
+    when decided again with ``tuning`` (a ``HearingTuning``); empty: none."""
     header, looks = read_set(lines)
-    rule_tuning = replace(tuning.rule(), tail_seconds=header["tail_seconds"])
+    rule_tuning = replace(tuning, tail_seconds=header["tail_seconds"])
     rule = AloneRule(header["stop_words"], rule_tuning)
     found: list[str] = []
     for number, look in enumerate(looks, 1):

@@ -33,7 +33,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +41,7 @@ import numpy as np
 
 from voicehost.clips import power_dbfs
 from voicehost.errors import MissingDependency
+from voicehost.hearing import HearingTuning
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_in.denoise import FRAME, follow_noise, noise_spectrum, subtract_noise
 from voicehost.voice_in.evidence import LookRecord, Recorder
@@ -60,7 +61,6 @@ from voicehost.voice_in.rule import (
     FILLER_SEED,
     REFEREE_SEEDS,
     AloneRule,
-    AloneTuning,
     Decision,
     HeardWord,
     Hypothesis,
@@ -349,73 +349,9 @@ ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
 speaker talking on after an end."""
 
 
-@dataclass(frozen=True)
-class ListenerTuning:
-    """How the Listener decides; see ``listener`` in config.yaml."""
-
-    silence_seconds: float = 0.6
-    min_confidence: float = 0.0
-    echo_tail_seconds: float = 0.3
-    room_margin_db: float = 12.0
-    vad: str = "auto"
-    vad_threshold: float = 0.5
-    sure_confidence: float = AloneTuning.sure_confidence
-    denoise: float = 2.0
-    """The second look hears the audio with this many times the room's steady noise taken
-    out (spectral subtraction, ``voice_in/denoise.py``); 0: as it was captured. Chosen on the
-    tuned half of seed 14 (bench ``--sweep denoise``: 0, 2, 3, 4): white noise at 10 dB heard
-    1 → 10 of 16, pink at 10 dB 8 → 13, clean 13 → 15, no early end; false ends 2 → 3 of 85,
-    all short words said alone in white noise."""
-    denoise_below_db: float = 30.0
-    """A room whose steady noise is less than this under the speaker's voice is noisy: there
-    the second look also hears the audio cleaned ``denoise_stronger`` times more."""
-    denoise_stronger: float = 2.0
-    """In a noisy room, the third hearing's cleaning is this much stronger than ``denoise``
-    (0: no third hearing). Bench ``--sweep stronger`` on the tuned halves of seeds 13 and 16
-    (0, 1, 2): white noise at 10 dB heard 19, 22, 23 of 32, white at 20 dB 26, 26, 29; false
-    ends 4, 6, 6 of 170, all short words said alone in noise."""
-    denoise_smooth: float = 2.0
-    """In a noisy room, a fourth hearing: the audio cleaned of this many times the room's
-    noise by a gain that follows the voice from frame to frame (``follow_noise``, a Wiener
-    filter), not frame by frame as the others (0: no fourth hearing). Frame-by-frame cleaning
-    leaves a scatter of short tones in hiss, which the decoder hears as sounds: on seed 18's
-    tuned half a slow 감사합니다 in white noise, heard as 압니다 패스, 패스원 생각합니다 and
-    생각합니다 by the three other hearings, was heard as 감사합니다. Chosen on the tuned
-    halves of seeds 18 and 20, 48 takes a condition (0, 1, 2 times the noise, a majority of
-    the referees): white noise at 10 dB heard 68, 72, 75 of 96; short words said alone in
-    10 dB noise that ended a speech 6, 8, 6 of 192; at 3 times, on seed 18 alone, 39 of 48
-    against 41 at 2. With a majority it cut a player short on held-out seed 31, so this last
-    resort needs every referee: 72 of 96, and 12 stop words more over all conditions where a
-    majority heard 23 (docs/HEARING.md, "Sixth pass")."""
-
-    quiet_before_seconds: float = AloneTuning.quiet_before_seconds
-    """The speaker's quiet before a stop word for it to stand alone (``rule.py``)."""
-    referee_doubt: float = 1.0
-    """In a quiet room, a referee that scored the stop word alone within this much of its
-    best hearing (Vosk's lattice score) could not tell them apart, and refuses nothing (0:
-    only its best hearing counts). In a noisy room only the best counts. Chosen on the tuned
-    halves of seeds 13, 14 and 16 (recorded looks, 0.5 to 3 alike): with one referee at least
-    choosing the stop word outright, 4 more stop words heard in quiet rooms, no false end
-    added; in noisy rooms the same doubt let 3 short words said alone end a speech.
-    The grammar itself is allowed the same doubt: in a quiet room, a stretch it heard as
-    other words whose second choice within this much is a stop word on its own goes to the
-    panel (``look.second_choice``; 0: never). On the recorded looks of the tuned
-    halves of seeds 18, 20, 22 and 24 (0.5, 0.75, 1 to 3): 4, 6, 7, 7 more stop words heard
-    in quiet rooms, no early or false end added (docs/HEARING.md, "Twelfth pass")."""
-
-    agreeing_hearings: int = AloneTuning.agreeing_hearings
-    """Hearings that must each hear a stop word on its own for one referee to be enough
-    (``rule.py``; 0: the panel's majority always)."""
-
-    def rule(self) -> AloneTuning:
-        return AloneTuning(
-            self.silence_seconds,
-            self.min_confidence,
-            self.room_margin_db,
-            quiet_before_seconds=self.quiet_before_seconds,
-            sure_confidence=self.sure_confidence,
-            agreeing_hearings=self.agreeing_hearings,
-        )
+ListenerTuning = HearingTuning
+"""How the Listener decides (the one tuning of hearing, ``voicehost/hearing.py``); see
+``listener`` in config.yaml."""
 
 
 class VoskListener:
@@ -453,9 +389,7 @@ class VoskListener:
         self.clock = clock
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
-        self.rule = AloneRule(
-            stop_words, replace(self.tuning.rule(), tail_seconds=detector.tail_seconds)
-        )
+        self.rule = AloneRule(stop_words, replace(self.tuning, tail_seconds=detector.tail_seconds))
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
         self.failure: BaseException | None = None
@@ -872,18 +806,10 @@ class _Ears:
 
 
 def tuning_from(settings: ListenerSettings) -> ListenerTuning:
-    """The Listener's tuning from the ``listener`` section of config.yaml."""
-    return ListenerTuning(
-        silence_seconds=settings.silence_seconds,
-        min_confidence=settings.min_confidence,
-        echo_tail_seconds=settings.echo_tail_seconds,
-        room_margin_db=settings.room_margin_db,
-        vad=settings.vad,
-        denoise=settings.denoise,
-        denoise_stronger=settings.denoise_stronger,
-        denoise_smooth=settings.denoise_smooth,
-        referee_doubt=settings.referee_doubt,
-    )
+    """The Listener's tuning with the ``listener`` keys of config.yaml that name a tunable."""
+    names = {tunable.name for tunable in fields(HearingTuning)}
+    given = {key.name: getattr(settings, key.name) for key in fields(settings)}
+    return replace(HearingTuning(), **{name: given[name] for name in names & given.keys()})
 
 
 REFEREE_FILLERS = 20
