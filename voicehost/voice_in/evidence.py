@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from voicehost.voice_in.look import Look, hear_out
+from voicehost.voice_in.look import Look, hear_out, judge
 from voicehost.voice_in.rule import (
     AloneRule,
     Decision,
@@ -154,11 +154,7 @@ def decide(rule: AloneRule, tuning: Any, look: LookRecord) -> tuple[Look, Decisi
     seen = hear_out(rule, tuning, look.utterance, ears)
     evidence = seen[0]
     rule.reset()
-    decision = rule.judge(
-        look.utterance, evidence.words, look.now, panel=evidence.panel,
-        cleaned=evidence.cleaned, unanimous=evidence.unanimous, hearings=evidence.hearings,
-        second_to=evidence.second_to,
-    )  # fmt: skip
+    decision = judge(rule, look.utterance, evidence, look.now)
     if ears.asked != recorded_questions(look):
         raise Unrecorded(f"asked {sorted(ears.asked)}, recorded {sorted(recorded_questions(look))}")
     return seen, decision

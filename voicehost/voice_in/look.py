@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
-from voicehost.voice_in.rule import AloneRule, HeardWord, Hypothesis, Refereed, Utterance
+from voicehost.voice_in.rule import (
+    AloneRule,
+    Decision,
+    HeardWord,
+    Hypothesis,
+    Refereed,
+    Utterance,
+)
 
 if TYPE_CHECKING:
     from voicehost.voice_in.vosk_listener import ListenerTuning
@@ -140,6 +147,15 @@ def hear_out(rule: AloneRule, tuning: ListenerTuning, utterance: Utterance, ears
             return second, tuple(heard_out)
     assert found is not None  # at least one hearing is always made
     return found, tuple(heard_out)
+
+
+def judge(rule: AloneRule, utterance: Utterance, evidence: Evidence, now: float) -> Decision | None:
+    """The rule's decision on a look's evidence at audio time ``now`` (an end ends the rule's
+    speech: :meth:`AloneRule.judge`)."""
+    return rule.judge(
+        utterance, evidence.words, now, panel=evidence.panel, cleaned=evidence.cleaned,
+        unanimous=evidence.unanimous, hearings=evidence.hearings, second_to=evidence.second_to,
+    )  # fmt: skip
 
 
 def second_choice(

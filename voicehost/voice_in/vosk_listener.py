@@ -52,6 +52,7 @@ from voicehost.voice_in.look import (
     CLEANED_HARDER,
     Look,
     hear_out,
+    judge,
 )
 from voicehost.voice_in.look import (
     CLEANED_SMOOTHLY as CLEANED_SMOOTHLY,
@@ -616,11 +617,7 @@ class VoskListener:
         for hearing, heard, clicks in hearings:  # told now: not for a stretch talked on after
             heard, clicks = (tuple(self._on_clock(word) for word in w) for w in (heard, clicks))
             self._report(WordsHeard(heard, hearing, clicks))
-        decision = self.rule.judge(
-            utterance, evidence.words, now, panel=evidence.panel, cleaned=evidence.cleaned,
-            unanimous=evidence.unanimous, hearings=evidence.hearings,
-            second_to=evidence.second_to,
-        )  # fmt: skip
+        decision = judge(self.rule, utterance, evidence, now)
         if self.on_look is not None:
             self.on_look(recorder.record("", utterance, now, decision))
         return decision
