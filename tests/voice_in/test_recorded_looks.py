@@ -41,7 +41,8 @@ def test_the_set_holds_ends_and_each_kind_of_refusal_with_the_referees_asked() -
     verdicts = {look.decision.verdict for look in looks if look.decision is not None}
     assert verdicts == set(Verdict)
     assert any(h.referees for look in looks for h in look.hearings)
-    assert any(look.noisy for look in looks) and not all(look.noisy for look in looks)
+    noisy = [look.room.noisy(ListenerTuning()) for look in looks]
+    assert any(noisy) and not all(noisy)
     assert any(len(look.hearings) == 4 for look in looks)
 
 
@@ -51,8 +52,14 @@ def test_the_set_holds_ends_and_each_kind_of_refusal_with_the_referees_asked() -
         ListenerTuning(referee_doubt=0.0),
         ListenerTuning(denoise=0.0),
         ListenerTuning(agreeing_hearings=0),
+        ListenerTuning(denoise_below_db=0.0),
     ],
-    ids=["no referee doubt", "no cleaned hearing", "no hearings standing in for the panel"],
+    ids=[
+        "no referee doubt",
+        "no cleaned hearing",
+        "no hearings standing in for the panel",
+        "no room noisy",
+    ],
 )
 def test_a_changed_tuning_shows_as_decisions_that_differ(changed: ListenerTuning) -> None:
     assert differences(LINES, changed) != []

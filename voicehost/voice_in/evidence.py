@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from voicehost.voice_in.look import Look, hear_out, judge
+from voicehost.voice_in.look import Look, Room, hear_out, judge
 from voicehost.voice_in.rule import (
     AloneRule,
     Decision,
@@ -48,8 +48,8 @@ class LookRecord:
     utterance: Utterance
     now: float
     """Audio time at which the decision was made."""
-    noisy: bool
-    """The room said: its steady noise is near the speaker's voice."""
+    room: Room
+    """What the room said: the speaker's level and the room's."""
     referees: int
     can_doubt: bool
     hearings: tuple[HearingRecord, ...]
@@ -66,7 +66,7 @@ class Recorder:
 
     referees: int
     can_doubt: bool
-    noisy: bool = False
+    room: Room = Room(-120.0, None)
     order: list[str] = field(default_factory=list)
     words: dict[str, tuple[HeardWord, ...]] = field(default_factory=dict)
     cleaned: dict[str, tuple[float, float] | None] = field(default_factory=dict)
@@ -94,7 +94,7 @@ class Recorder:
             for name in self.order
         )
         return LookRecord(
-            take, utterance, now, self.noisy, self.referees, self.can_doubt, hearings, decision
+            take, utterance, now, self.room, self.referees, self.can_doubt, hearings, decision
         )
 
 
@@ -103,7 +103,7 @@ class RecordedEars:
     the replay asked."""
 
     def __init__(self, look: LookRecord) -> None:
-        self.noisy = look.noisy
+        self.room = look.room
         self.referees = look.referees
         self.can_doubt = look.can_doubt
         self._hearings = {hearing.hearing: hearing for hearing in look.hearings}
@@ -237,7 +237,7 @@ def to_json(look: LookRecord) -> str:
         "take": look.take,
         "utterance": [u.start, u.end, None if u.quiet_before == float("inf") else u.quiet_before],
         "now": look.now,
-        "noisy": look.noisy,
+        "room": list(look.room),
         "referees": look.referees,
         "can_doubt": look.can_doubt,
         "hearings": [
@@ -272,7 +272,7 @@ def from_json(line: str) -> LookRecord:
         str(data["take"]),
         Utterance(float(start), float(end), float("inf") if before is None else float(before)),
         float(data["now"]),
-        bool(data["noisy"]),
+        Room(float(data["room"][0]), None if data["room"][1] is None else float(data["room"][1])),
         int(data["referees"]),
         bool(data["can_doubt"]),
         hearings,

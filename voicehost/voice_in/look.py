@@ -54,12 +54,26 @@ Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, 
 clicks (for the listening tool)."""
 
 
+class Room(NamedTuple):
+    """What the room said when a stretch was looked at (dBFS)."""
+
+    speaker_db: float
+    """The speaker's level (``AloneRule.speaker_level``)."""
+    room_db: float | None
+    """The room's steady noise; None: no audio kept to tell it."""
+
+    def noisy(self, tuning: ListenerTuning) -> bool:
+        """Whether the room's noise is within ``denoise_below_db`` of the speaker's voice."""
+        if self.room_db is None:
+            return False
+        return self.speaker_db - self.room_db < tuning.denoise_below_db
+
+
 class Ears(Protocol):
     """What a look may ask about one stretch of audio; each answer is the same however often
     it is asked (a fresh recogniser and seed each time)."""
 
-    noisy: bool
-    """Whether the room's steady noise is near the speaker's voice (``denoise_below_db``)."""
+    room: Room
     referees: int
     """How many referees there are to ask."""
 
@@ -109,7 +123,7 @@ def hear_out(rule: AloneRule, tuning: ListenerTuning, utterance: Utterance, ears
     heard_out: list[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]]] = []
     alone: list[Evidence] = []  # the hearings that heard a stop word on its own
     doubted: list[tuple[str, tuple[HeardWord, ...]]] = []
-    noisy = ears.noisy
+    noisy = ears.room.noisy(tuning)
     made = 0
     for hearing in hearings(tuning, noisy):
         made += 1
@@ -123,7 +137,7 @@ def hear_out(rule: AloneRule, tuning: ListenerTuning, utterance: Utterance, ears
         # only a panel that agrees whole lets it end a speech (two of three let a sentence's
         # middle heard as 감사합니다 in hiss cut a player short, seed 31's held-out half).
         unanimous = hearing == CLEANED_SMOOTHLY
-        panel = ask_panel(rule, tuning, utterance, words, hearing, ears, cleaned, unanimous)
+        panel = ask_panel(rule, tuning, utterance, words, hearing, ears, cleaned, noisy, unanimous)
         evidence = Evidence(words, panel, cleaned, unanimous)
         told_now = telling(rule, utterance, evidence)
         if told_now > told:
@@ -195,7 +209,7 @@ def second_choice(
             return None
         second_to = tuple(heard)  # the panel is asked only if every other test passes
         panel = ask_panel(
-            rule, tuning, utterance, choice, hearing, ears, cleaned, second_to=second_to
+            rule, tuning, utterance, choice, hearing, ears, cleaned, False, second_to=second_to
         )
         return Evidence(choice, panel, cleaned, False, second_to=second_to)
     return None
@@ -219,6 +233,7 @@ def ask_panel(
     hearing: str,
     ears: Ears,
     cleaned: tuple[float, float] | None,
+    noisy: bool,
     unanimous: bool = False,
     second_to: tuple[HeardWord, ...] = (),
 ) -> tuple[tuple[HeardWord, ...], ...]:
@@ -226,14 +241,14 @@ def ask_panel(
     every one of them) is reached either way; none when the words need no referee or end
     nothing whatever it says. In a quiet room, each referee's other hearings scored within
     ``referee_doubt`` of its best are kept with it (:class:`Refereed`), and clicks heard as
-    words are no words (:meth:`AloneRule.without_clicks`); in a noisy one, neither."""
+    words are no words (:meth:`AloneRule.without_clicks`); in a ``noisy`` one, neither."""
     if not ears.referees or not rule.needs_panel(utterance, words, cleaned, second_to):
         return ()
     need = rule.needed(ears.referees, unanimous)
     panel: list[tuple[HeardWord, ...]] = []
     agreeing = chosen = 0
     for index in range(ears.referees):
-        heard = refereed(rule, tuning, utterance, ears.referee(hearing, index), ears.noisy)
+        heard = refereed(rule, tuning, utterance, ears.referee(hearing, index), noisy)
         panel.append(heard)
         agreeing += rule.agreed(utterance, heard)
         chosen += rule.agreed(utterance, heard, doubting=False)

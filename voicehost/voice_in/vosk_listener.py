@@ -51,6 +51,7 @@ from voicehost.voice_in.look import (
     CLEANED,
     CLEANED_HARDER,
     Look,
+    Room,
     hear_out,
     judge,
 )
@@ -646,7 +647,8 @@ class VoskListener:
         last = max(0, round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate))
         if last <= first:
             return None
-        ears = _Ears(self, first, last, start, self._noisy_room())
+        room = Room(self.rule.speaker_level(), self._room_level())
+        ears = _Ears(self, first, last, start, room)
         return hear_out(self.rule, self.tuning, utterance, ears), ears.recorder
 
     def second_guess(self) -> StopWordRecognizer:
@@ -658,23 +660,23 @@ class VoskListener:
             )  # fmt: skip
         return self._second_guess
 
-    def _noisy_room(self) -> bool:
-        """Whether the room's steady noise is within ``denoise_below_db`` of the speaker's
-        voice: the middle level of the frames in which the VAD heard no voice lately
-        (``AloneRule.room_level``); early in a speech, the quietest fifth of the kept audio by
-        32 ms frames. (A player who talks on with few pauses leaves too little quiet in the audio
-        kept for its quietest fifth to be the room's: a quiet room was taken for a noisy one,
-        where the referees' doubt is not allowed.)"""
+    def _room_level(self) -> float | None:
+        """The room's steady noise (dBFS): the middle level of the frames in which the VAD
+        heard no voice lately (``AloneRule.room_level``); early in a speech, the quietest fifth
+        of the kept audio by 32 ms frames; None with no audio kept. (A player who talks on with
+        few pauses leaves too little quiet in the audio kept for its quietest fifth to be the
+        room's: a quiet room was taken for a noisy one, where the referees' doubt is not
+        allowed.)"""
         room = self.rule.room_level()
         if room is None:
             size = FRAME
             whole = len(self._audio) // size * size
             if whole == 0:
-                return False
+                return None
             frames = self._audio[:whole].astype(np.float64).reshape(-1, size)
             power = np.mean(frames**2, axis=1) / 32768.0**2
             room = power_dbfs(float(np.percentile(power, 20)))
-        return self.rule.speaker_level() - room < self.tuning.denoise_below_db
+        return room
 
     def _without_noise(
         self,
@@ -732,15 +734,15 @@ class _Ears:
     kept in ``recorder``."""
 
     def __init__(
-        self, listener: VoskListener, first: int, last: int, start: float, noisy: bool
+        self, listener: VoskListener, first: int, last: int, start: float, room: Room
     ) -> None:
         self._listener = listener
         self._first, self._last, self._start = first, last, start
-        self.noisy = noisy
+        self.room = room
         self.referees = len(listener.referees)
         self._clips: dict[str, np.ndarray] = {}
         self._noise: np.ndarray | None = None
-        self.recorder = Recorder(self.referees, False, noisy)
+        self.recorder = Recorder(self.referees, False, room)
 
     @property
     def can_doubt(self) -> bool:
