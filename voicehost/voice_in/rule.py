@@ -26,7 +26,7 @@ import math
 import random
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -664,83 +664,162 @@ class AloneRule:
         second: bool = False,
     ) -> Decision | None:
         """Why the words (within the utterance) end nothing whatever the referees say; None
-        when only the referees are left to ask (or no stop word was heard). A ``second``
-        choice has no confidence to fall below ``min_confidence``."""
+        when only the referees are left to ask (or no stop word was heard): the first of
+        :data:`REFUSALS` that refuses them. A ``second`` choice has no confidence to fall below
+        ``min_confidence``."""
         if not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]
         if not stops:
             return None
-        last = stops[-1]
-        if len(stops) < len(words):
-            others = ", ".join(
-                f"«{word.word}»" for word in words if not self.is_stop_word(word.word)
-            )
-            reason = f"«{last.word}» was said with other words ({others}): not on its own"
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason,
-                "listen_with_other_words", (("word", last.word), ("others", others)),
-            )  # fmt: skip
-        if len(stops) > 1:
-            # A player who ends says the stop word once; a breath the decoder fills with it
-            # twice was more than a stop word (the proxy's 패스워드 heard as 패스 패스).
-            reason = f"«{last.word}» heard {len(stops)} times in one breath: more was said"
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_repeated",
-                (("word", last.word), ("times", str(len(stops)))),
-            )  # fmt: skip
-        weakest = min(stops, key=lambda word: word.confidence)
-        if not second and weakest.confidence < self.tuning.min_confidence:
-            reason = (
-                f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
-                f"listener.min_confidence {self.tuning.min_confidence:.2f}"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, weakest, now, reason, "listen_low_confidence",
-                (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
-                 ("minimum", f"{self.tuning.min_confidence:.2f}")),
-            )  # fmt: skip
-        shortest = self._voice_for(stops, self.tuning.fastest_sounds_per_second)
-        length = utterance.end - utterance.start
-        if length < shortest - 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
-                f"{shortest:.2f} s): something shorter was said"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, last, now, reason, "listen_too_short",
-                (("word", last.word), ("length", f"{length:.2f}"), ("shortest", f"{shortest:.2f}")),
-            )  # fmt: skip
-        unheard = self.unheard(utterance, words)
-        if unheard > self.tuning.unheard_seconds + 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, {unheard:.2f} s of which held "
-                "no word: more was said than a stop word"
-            )
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_unheard",
-                (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{unheard:.2f}")),
-            )  # fmt: skip
-        longest = self._voice_for(stops, self.tuning.slowest_sounds_per_second)
-        if length > longest + 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "
-                f"slowly (at most {longest:.2f} s): more was said"
-            )
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_too_long",
-                (("word", last.word), ("length", f"{length:.2f}"), ("longest", f"{longest:.2f}")),
-            )  # fmt: skip
-        if cleaned is not None and last.start - cleaned[0] < self.tuning.edge_seconds:
-            reason = (
-                f"«{last.word}» begins at the very start of the audio cleaned of the room's "
-                "noise: what the cleaning left of the quiet before the voice, heard as a word"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, last, now, reason, "listen_residue",
-                (("word", last.word),),
-            )  # fmt: skip
+        said = Said(utterance, tuple(words), tuple(stops), now, cleaned, second)
+        for refusal in REFUSALS:
+            refused = refusal(self, said)
+            if refused is not None:
+                return refused
         return None
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a look heard in a stretch, for a refusal to judge: the words within it, at least
+    one of them a stop word."""
+
+    utterance: Utterance
+    words: tuple[HeardWord, ...]
+    stops: tuple[HeardWord, ...]
+    """Those of ``words`` that are stop words (not empty)."""
+    now: float
+    cleaned: tuple[float, float] | None
+    """For audio cleaned of the room's noise, the times it runs from and to."""
+    second: bool
+    """The words are the grammar's second choice (they have no confidence)."""
+
+    @property
+    def last(self) -> HeardWord:
+        return self.stops[-1]
+
+    @property
+    def length(self) -> float:
+        return self.utterance.end - self.utterance.start
+
+
+def with_other_words(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word with other words heard around it was not said on its own."""
+    if len(said.stops) == len(said.words):
+        return None
+    last = said.last
+    others = ", ".join(f"«{word.word}»" for word in said.words if not rule.is_stop_word(word.word))
+    reason = f"«{last.word}» was said with other words ({others}): not on its own"
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason,
+        "listen_with_other_words", (("word", last.word), ("others", others)),
+    )  # fmt: skip
+
+
+def repeated(rule: AloneRule, said: Said) -> Decision | None:
+    """A player who ends says the stop word once; a breath the decoder fills with it twice
+    was more than a stop word (the proxy's 패스워드 heard as 패스 패스)."""
+    if len(said.stops) <= 1:
+        return None
+    last = said.last
+    reason = f"«{last.word}» heard {len(said.stops)} times in one breath: more was said"
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_repeated",
+        (("word", last.word), ("times", str(len(said.stops)))),
+    )  # fmt: skip
+
+
+def low_confidence(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word heard with less than ``min_confidence`` (not a second choice)."""
+    weakest = min(said.stops, key=lambda word: word.confidence)
+    minimum = rule.tuning.min_confidence
+    if said.second or weakest.confidence >= minimum:
+        return None
+    reason = (
+        f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
+        f"listener.min_confidence {minimum:.2f}"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, weakest, said.now, reason, "listen_low_confidence",
+        (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
+         ("minimum", f"{minimum:.2f}")),
+    )  # fmt: skip
+
+
+def too_short(rule: AloneRule, said: Said) -> Decision | None:
+    """Less voice than the stop word takes said as fast as a person can: something shorter."""
+    shortest = rule._voice_for(said.stops, rule.tuning.fastest_sounds_per_second)
+    length, last = said.length, said.last
+    if length >= shortest - 1e-6:
+        return None
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
+        f"{shortest:.2f} s): something shorter was said"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, last, said.now, reason, "listen_too_short",
+        (("word", last.word), ("length", f"{length:.2f}"), ("shortest", f"{shortest:.2f}")),
+    )  # fmt: skip
+
+
+def unheard(rule: AloneRule, said: Said) -> Decision | None:
+    """More than ``unheard_seconds`` of the voice held no word: more was said."""
+    missing = rule.unheard(said.utterance, said.words)
+    if missing <= rule.tuning.unheard_seconds + 1e-6:
+        return None
+    length, last = said.length, said.last
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, {missing:.2f} s of which held "
+        "no word: more was said than a stop word"
+    )
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_unheard",
+        (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{missing:.2f}")),
+    )  # fmt: skip
+
+
+def too_long(rule: AloneRule, said: Said) -> Decision | None:
+    """More voice than the stop word takes even said slowly: more was said."""
+    longest = rule._voice_for(said.stops, rule.tuning.slowest_sounds_per_second)
+    length, last = said.length, said.last
+    if length <= longest + 1e-6:
+        return None
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "
+        f"slowly (at most {longest:.2f} s): more was said"
+    )
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_too_long",
+        (("word", last.word), ("length", f"{length:.2f}"), ("longest", f"{longest:.2f}")),
+    )  # fmt: skip
+
+
+def residue(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word at the very start of cleaned audio is what the cleaning left of the quiet."""
+    last = said.last
+    if said.cleaned is None or last.start - said.cleaned[0] >= rule.tuning.edge_seconds:
+        return None
+    reason = (
+        f"«{last.word}» begins at the very start of the audio cleaned of the room's "
+        "noise: what the cleaning left of the quiet before the voice, heard as a word"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, last, said.now, reason, "listen_residue", (("word", last.word),)
+    )
+
+
+REFUSALS: tuple[Callable[[AloneRule, Said], Decision | None], ...] = (
+    with_other_words,
+    repeated,
+    low_confidence,
+    too_short,
+    unheard,
+    too_long,
+    residue,
+)
+"""Why a stop word heard on its own ends nothing whatever the referees say, in the order they
+are asked: each a pure function of the rule's tuning and what was heard, a refusal or None."""
 
 
 def choose_fillers(
