@@ -35,6 +35,7 @@ from voicehost.game.rules import (
     bounded,
     choices,
 )
+from voicehost.hearing import HEARING
 
 DEFAULT_CONFIG = Path(__file__).resolve().parent.parent / "config.yaml"
 
@@ -82,35 +83,35 @@ class ListenerSettings:
     enabled: bool = True
     model: str = "auto"
     models_dir: str = "models"
-    silence_seconds: float = bounded(0.1, 3, 0.6)
+    silence_seconds: float = bounded(0.1, 3, HEARING.silence_seconds)
     fillers: bool = False
     sample_rate: int = bounded(8000, 48000, 16000)
     filler_count: int = bounded(1, 5000, 50)
     """How many words of the model's vocabulary stand in for other speech (with ``fillers``)."""
-    min_confidence: float = bounded(0, 1, 0.0)
+    min_confidence: float = bounded(0, 1, HEARING.min_confidence)
     """A last stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
-    echo_tail_seconds: float = bounded(0, 3, 0.3)
+    echo_tail_seconds: float = bounded(0, 3, HEARING.echo_tail_seconds)
     """After the host stops speaking, the microphone stays ignored this long (room echo)."""
     block_seconds: float = bounded(0.01, 0.5, 0.05)
     """Microphone audio is handed to Vosk in blocks this long (seconds)."""
     competitors: int = bounded(0, 50, 8)
     """Words of the model that sound most like each stop word, put in the grammar."""
-    vad: str = choices("auto", "silero", "webrtc", default="auto")
+    vad: str = choices("auto", "silero", "webrtc", default=HEARING.vad)
     """The voice-activity detector that hears the silence after a stop word."""
-    room_margin_db: float = bounded(3, 40, 12.0)
+    room_margin_db: float = bounded(3, 40, HEARING.room_margin_db)
     """Voice this much quieter than the speaker is the room's (dB)."""
     speech_dbfs: float = bounded(-80, 0, -25.0)
     """The players' voices at the microphone (dBFS); `voicehost listen --calibrate` measures it."""
-    denoise: float = bounded(0, 6, 2.0)
+    denoise: float = bounded(0, 6, HEARING.denoise)
     """A stop word's audio is heard as captured, then with this many times the room's steady
     noise taken out; 0: only as captured."""
-    denoise_stronger: float = bounded(0, 6, 2.0)
+    denoise_stronger: float = bounded(0, 6, HEARING.denoise_stronger)
     """In a room noisier than 30 dB under the voices, a third hearing with the noise taken out
     this many times more than ``denoise``; 0: no third hearing."""
-    denoise_smooth: float = bounded(0, 6, 2.0)
+    denoise_smooth: float = bounded(0, 6, HEARING.denoise_smooth)
     """In a room noisier than 30 dB under the voices, a fourth hearing with this many times
     the room's noise taken out by a gain that follows the voice; 0: no fourth hearing."""
-    referee_doubt: float = bounded(0, 5, 1.0)
+    referee_doubt: float = bounded(0, 5, HEARING.referee_doubt)
     """In a quiet room, a referee that scores the stop word alone within this much of its best
     guess does not refuse it; 0: only its best guess counts."""
     spoke_on_seconds: float = bounded(0, 3, 0.6)

@@ -21,6 +21,7 @@ LAYERS = {
     "game": 1,
     "ports": 2,
     "clips": 2,
+    "hearing": 2,
     "rulesets": 2,
     "config": 3,
     "phrases": 3,

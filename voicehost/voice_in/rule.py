@@ -26,11 +26,13 @@ import math
 import random
 import unicodedata
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 import numpy as np
+
+from voicehost.hearing import HearingTuning
 
 
 @dataclass(frozen=True)
@@ -117,138 +119,9 @@ class Utterance:
     """Seconds without the speaker's voice before it (``math.inf`` at the speech's start)."""
 
 
-@dataclass(frozen=True)
-class AloneTuning:
-    """How the rule tells a stop word said on its own from the end of a sentence."""
-
-    silence_seconds: float = 0.6
-    """The speaker's quiet after the word before the speech ends (seconds)."""
-    min_confidence: float = 0.0
-    """A stop word heard with less confidence than this (Vosk's 0..1) ends nothing."""
-    room_margin_db: float = 12.0
-    """Voice this much quieter than the speaker is the room's, not the speaker's (dB)."""
-    room_floor_db: float = 1.0
-    """In a room of steady rumble, the voice stands this much over the room's treble level
-    (``Frame.treble_db``; dB; 0: not asked). There the VAD goes on hearing speech for a tenth
-    of a second or more after the voice is gone (Silero's probability fades from 0.99 to 0.5
-    over frames of the noise alone), and that ate the quiet of a 0.3 s breath before
-    «спасибо»: the sentence and the stop word became one stretch, too long to be a stop word,
-    or the quiet before it fell under ``quiet_before_seconds``. So when the VAD falls silent,
-    the frames it heard last that stood no higher than this over the room's treble are taken
-    back from the stretch: they were its lingering, not the voice. Only then: a pause between
-    two words that the VAD hears through is the sentence going on, whatever the level (taken
-    for quiet, on held-out seed 36, it let a sentence's last words end a speech). Only in a
-    room whose treble level is steadier than its full level (``AloneRule.STEADIER``): in hiss
-    a soft syllable's treble sinks into the noise's. Chosen on the tuned halves of seeds 18
-    and 20 (docs/HEARING.md, "Seventh pass")."""
-    quiet_before_seconds: float = 0.25
-    """The speaker's quiet before the word: less, and the word ends a sentence (seconds)."""
-    join_seconds: float = 0.2
-    """Gaps in the voice shorter than this are inside a word, not between words (seconds)."""
-    shortest_word_seconds: float = 0.2
-    """Voice shorter than this is a click or a cough, not a word (seconds)."""
-    longest_word_seconds: float = 1.5
-    """Voice longer than this is more than a stop word, even said slowly (seconds)."""
-    fastest_sounds_per_second: float = 22.0
-    """A stop word heard in less time than its sounds take at this rate was something shorter
-    (a «да» heard as «спасибо»): people say about 12 to 15 sounds a second."""
-    slowest_sounds_per_second: float = 3.0
-    """A stop word heard in more of the voice than its sounds take at this rate was more than
-    the stop word: a whole sentence heard as one short word (held-out seed 44: a 1.38 s
-    look-alike sentence in hiss, heard as one 패스 by every hearing, cut a player short). At
-    3 sounds a second, 패스 may hold 1.33 s of voice and «пас» 1.0 s, a «пас» drawn out to
-    three times its usual length; longer words stay under ``longest_word_seconds``. On the
-    tuned halves of seeds 18 and 20 to 28, no 패스 that ended a speech held more than 1.15 s
-    (of 3,178; 99 % held 0.54 s or less). On the held-out halves measured after it was chosen
-    (seeds 45 to 52) it turned two early ends of that shape, on seeds 48 and 49, into stop words
-    heard, and changed no other take (docs/HEARING.md, "Ninth pass")."""
-    sure_confidence: float = 1.01
-    """Below this confidence, a stop word needs a referee: a wider grammar (the stop words, their
-    look-alikes and ordinary words) must hear it too. Above 1 (the default): every stop word
-    does. Measured on a tuned half of 128 takes without a final stop word (bench
-    ``--sweep sure``): 0.75 and 0.9 let 5 short words said alone in noise end a speech, always
-    asking the referee 1, at the cost of a quarter of the stop words heard in white noise."""
-    edge_seconds: float = 0.03
-    """A stop word heard in audio cleaned of the room's noise that begins within this much of
-    the cleaned stretch's first sample was stretched over the quiet before the voice
-    (seconds): what the cleaning leaves of steady noise is heard as a word. Measured on the
-    tuned halves of seeds 13, 14 and 16 (recorded looks): of the 9 short words said alone in
-    noise that ended a speech, 7 were heard so, and 1 of 583 stop words heard. The end is not
-    held against a word: a stop word's soft ending («-с», «-бо», 패스's 스) fades into hiss
-    before the VAD hears it end, and runs to the clip's end when said (4 of the 6 stop words
-    that reached an edge there did so at the end)."""
-    unheard_seconds: float = 0.6
-    """More of the speaker's voice than this (seconds) in which the second look heard no word
-    means more was said than the stop word: a whole sentence standing alone, of which a
-    grammar of stop words and their look-alikes heard only one word (the proxy has no
-    «unknown word» to put elsewhere: «점심은 패스트푸드» said alone, 1.35 s of voice, heard as
-    패스 in 0.36 s of it, ended a speech on seed 20's tuned half). On the tuned halves of
-    seeds 13, 14 and 16 no stop word that ended a speech left more than 0.47 s unheard."""
-    onset_db: float = 20.0
-    """A frame this much louder than the frame before it is a voice beginning, even where the
-    VAD, which judges a frame a little late, hears no speech in it yet (dB): no window of quiet
-    closes on it, and the next frame decides. A player who goes on after «спасибо, и ещё…»
-    with 0.4 s of breath left the quiet window to close on the first, soft frame of their next
-    word (held-out seeds 36 and 42: 31 and 41 dB over the frame before, the speaker's voice
-    from the frame after). On the tuned halves of seeds 18 and 20 and the held-out halves of
-    32, 36 and 42, no window that a stop word said alone closed rose more than 15 dB; every
-    one that rose 20 dB or more closed on the next word's first frame (docs/HEARING.md,
-    "Ninth pass"). Louder than the quietest of the frames just before (``ONSET_FRAMES``): the
-    VAD can take three frames to hear a voice, and on held-out seed 56 the next word's second
-    frame rose only 9 dB over its first (-40, then -31 dB) and closed the window under a
-    mid-speech stop word (docs/HEARING.md, "Tenth pass")."""
-    tail_seconds: float = 0.0
-    """How much of the word the first frame after its voice may still hold (seconds): the VAD
-    judges a frame whole, so a frame with the word's last few milliseconds and quiet after
-    them counts as quiet. The quiet is counted from this much after the voice's last frame, so
-    a speech never ends before ``silence_seconds`` of real quiet. The Listener sets it from
-    its detector (``VoiceDetector.tail_seconds`` in ``vad.py``)."""
-    wary_silence_seconds: float = 1.2
-    """The quiet after a stretch whose standing alone is in doubt, before the speech ends
-    (seconds; ``silence_seconds`` where that is longer): the first thing the speaker says in
-    the speech, or a stretch after less than ``wary_before_seconds`` of quiet. What a player
-    says first and alone seldom ends their speech («Спасибо, ведущий.» opens one; a player who
-    passes says «Пас» and loses nothing by a host who waits a breath longer), and a short
-    sentence said first, heard whole as the stop word in noise, is followed by the speaker's
-    breath before the real stop word: on held-out seed 50 a look-alike sentence of 1.22 s in
-    hiss, heard as one 감사합니다 by every hearing and referee, cut the player short after
-    0.6 s of that breath. A stretch after a short pause may be the rest of a sentence («저는
-    … 경찰이 아니에요», its second half heard as 감사합니다 after 0.26 s, cut four players
-    short on the tuned halves). Breaths of 0.5 to 0.9 s measured up to 1.06 s of quiet between
-    the VAD's stretches on the tuned halves of seeds 18 and 20: waiting longer lets the real
-    stop word break the window, and that one ends the speech."""
-    wary_before_seconds: float = 0.35
-    """Quiet before a stretch shorter than this (seconds; at least ``quiet_before_seconds``)
-    leaves it in doubt: ``wary_silence_seconds``. On the tuned halves of seeds 18 and 20 the
-    stretches after such a pause whose window closed before the player's stop word were all the
-    second half of a sentence, after 0.26 to 0.32 s; 61 and 60 of the 657 and 661 stop words
-    that ended a speech followed one (a breath of 0.3 s), and they end it 0.6 s later."""
-    agreeing_hearings: int = 3
-    """A stretch that this many of the second look's hearings each heard as a stop word on its
-    own (every test passed but the referees'; on the tuned halves nearly always the same stop
-    word), and that one referee at least heard so too, ends the speech though the panel's
-    majority did not (0: never). Only a noisy room has more than
-    two hearings (as captured, cleaned, cleaned harder, cleaned smoothly). In hiss the
-    referees' ordinary words take the noise in and around a stop word said clearly, where
-    hearings of the audio cleaned three ways agree on it (on seed 18's tuned half, two
-    referees heard «압니다 수리를» and «압니다 길들이» in a 감사합니다 in white noise that three
-    hearings heard alone). Chosen on the recorded looks of the tuned halves of seeds
-    18, 20, 22 and 24 (every hearing and every referee asked of each stretch, replayed through
-    the rule; docs/HEARING.md, "Eleventh pass"): white noise at 10 dB heard 3, 4, 2 and 3 more
-    of 48, 28 more stop words over all conditions, no early or false end added. Of the
-    stretches said before a player's stop word, or alone with none, that a hearing in a noisy
-    room heard as a stop word on its own, one was heard so by three hearings (a short word
-    said alone in pink noise, which all three referees heard as the stop word too, and which
-    ends a speech either way), the rest by one or two: two hearings would have heard 18 more
-    in white noise, with no hearing to spare."""
-    backed_sounds_per_second: float = 15.0
-    """A stop word that ``agreeing_hearings`` end with one referee must fill the voice at a
-    speaking pace, no faster than this: on held-out seed 49 a short word said alone in pink
-    noise, 0.58 s of voice (감사합니다's 12 sounds at 21 a second, inside the fastest a person
-    can say them), was heard as 감사합니다 by three hearings and one referee and ended a
-    speech. On the tuned halves of seeds 18, 20, 22 and 24 every stop word these hearings
-    ended a speech on was said at 9.9 to 13.9 sounds a second; faster, the panel's majority
-    decides as before."""
+AloneTuning = HearingTuning
+"""How the rule tells a stop word said on its own from the end of a sentence (the one tuning
+of hearing, ``voicehost/hearing.py``)."""
 
 
 class AloneRule:
@@ -791,83 +664,162 @@ class AloneRule:
         second: bool = False,
     ) -> Decision | None:
         """Why the words (within the utterance) end nothing whatever the referees say; None
-        when only the referees are left to ask (or no stop word was heard). A ``second``
-        choice has no confidence to fall below ``min_confidence``."""
+        when only the referees are left to ask (or no stop word was heard): the first of
+        :data:`REFUSALS` that refuses them. A ``second`` choice has no confidence to fall below
+        ``min_confidence``."""
         if not words:
             return None
         stops = [word for word in words if self.is_stop_word(word.word)]
         if not stops:
             return None
-        last = stops[-1]
-        if len(stops) < len(words):
-            others = ", ".join(
-                f"«{word.word}»" for word in words if not self.is_stop_word(word.word)
-            )
-            reason = f"«{last.word}» was said with other words ({others}): not on its own"
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason,
-                "listen_with_other_words", (("word", last.word), ("others", others)),
-            )  # fmt: skip
-        if len(stops) > 1:
-            # A player who ends says the stop word once; a breath the decoder fills with it
-            # twice was more than a stop word (the proxy's 패스워드 heard as 패스 패스).
-            reason = f"«{last.word}» heard {len(stops)} times in one breath: more was said"
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_repeated",
-                (("word", last.word), ("times", str(len(stops)))),
-            )  # fmt: skip
-        weakest = min(stops, key=lambda word: word.confidence)
-        if not second and weakest.confidence < self.tuning.min_confidence:
-            reason = (
-                f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
-                f"listener.min_confidence {self.tuning.min_confidence:.2f}"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, weakest, now, reason, "listen_low_confidence",
-                (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
-                 ("minimum", f"{self.tuning.min_confidence:.2f}")),
-            )  # fmt: skip
-        shortest = self._voice_for(stops, self.tuning.fastest_sounds_per_second)
-        length = utterance.end - utterance.start
-        if length < shortest - 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
-                f"{shortest:.2f} s): something shorter was said"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, last, now, reason, "listen_too_short",
-                (("word", last.word), ("length", f"{length:.2f}"), ("shortest", f"{shortest:.2f}")),
-            )  # fmt: skip
-        unheard = self.unheard(utterance, words)
-        if unheard > self.tuning.unheard_seconds + 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, {unheard:.2f} s of which held "
-                "no word: more was said than a stop word"
-            )
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_unheard",
-                (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{unheard:.2f}")),
-            )  # fmt: skip
-        longest = self._voice_for(stops, self.tuning.slowest_sounds_per_second)
-        if length > longest + 1e-6:
-            reason = (
-                f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "
-                f"slowly (at most {longest:.2f} s): more was said"
-            )
-            return Decision(
-                Verdict.FOLLOWED_BY_SPEECH, last, now, reason, "listen_too_long",
-                (("word", last.word), ("length", f"{length:.2f}"), ("longest", f"{longest:.2f}")),
-            )  # fmt: skip
-        if cleaned is not None and last.start - cleaned[0] < self.tuning.edge_seconds:
-            reason = (
-                f"«{last.word}» begins at the very start of the audio cleaned of the room's "
-                "noise: what the cleaning left of the quiet before the voice, heard as a word"
-            )
-            return Decision(
-                Verdict.LOW_CONFIDENCE, last, now, reason, "listen_residue",
-                (("word", last.word),),
-            )  # fmt: skip
+        said = Said(utterance, tuple(words), tuple(stops), now, cleaned, second)
+        for refusal in REFUSALS:
+            refused = refusal(self, said)
+            if refused is not None:
+                return refused
         return None
+
+
+@dataclass(frozen=True)
+class Said:
+    """What a look heard in a stretch, for a refusal to judge: the words within it, at least
+    one of them a stop word."""
+
+    utterance: Utterance
+    words: tuple[HeardWord, ...]
+    stops: tuple[HeardWord, ...]
+    """Those of ``words`` that are stop words (not empty)."""
+    now: float
+    cleaned: tuple[float, float] | None
+    """For audio cleaned of the room's noise, the times it runs from and to."""
+    second: bool
+    """The words are the grammar's second choice (they have no confidence)."""
+
+    @property
+    def last(self) -> HeardWord:
+        return self.stops[-1]
+
+    @property
+    def length(self) -> float:
+        return self.utterance.end - self.utterance.start
+
+
+def with_other_words(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word with other words heard around it was not said on its own."""
+    if len(said.stops) == len(said.words):
+        return None
+    last = said.last
+    others = ", ".join(f"«{word.word}»" for word in said.words if not rule.is_stop_word(word.word))
+    reason = f"«{last.word}» was said with other words ({others}): not on its own"
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason,
+        "listen_with_other_words", (("word", last.word), ("others", others)),
+    )  # fmt: skip
+
+
+def repeated(rule: AloneRule, said: Said) -> Decision | None:
+    """A player who ends says the stop word once; a breath the decoder fills with it twice
+    was more than a stop word (the proxy's 패스워드 heard as 패스 패스)."""
+    if len(said.stops) <= 1:
+        return None
+    last = said.last
+    reason = f"«{last.word}» heard {len(said.stops)} times in one breath: more was said"
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_repeated",
+        (("word", last.word), ("times", str(len(said.stops)))),
+    )  # fmt: skip
+
+
+def low_confidence(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word heard with less than ``min_confidence`` (not a second choice)."""
+    weakest = min(said.stops, key=lambda word: word.confidence)
+    minimum = rule.tuning.min_confidence
+    if said.second or weakest.confidence >= minimum:
+        return None
+    reason = (
+        f"«{weakest.word}» heard with confidence {weakest.confidence:.2f}, below "
+        f"listener.min_confidence {minimum:.2f}"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, weakest, said.now, reason, "listen_low_confidence",
+        (("word", weakest.word), ("confidence", f"{weakest.confidence:.2f}"),
+         ("minimum", f"{minimum:.2f}")),
+    )  # fmt: skip
+
+
+def too_short(rule: AloneRule, said: Said) -> Decision | None:
+    """Less voice than the stop word takes said as fast as a person can: something shorter."""
+    shortest = rule._voice_for(said.stops, rule.tuning.fastest_sounds_per_second)
+    length, last = said.length, said.last
+    if length >= shortest - 1e-6:
+        return None
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, too short for it (at least "
+        f"{shortest:.2f} s): something shorter was said"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, last, said.now, reason, "listen_too_short",
+        (("word", last.word), ("length", f"{length:.2f}"), ("shortest", f"{shortest:.2f}")),
+    )  # fmt: skip
+
+
+def unheard(rule: AloneRule, said: Said) -> Decision | None:
+    """More than ``unheard_seconds`` of the voice held no word: more was said."""
+    missing = rule.unheard(said.utterance, said.words)
+    if missing <= rule.tuning.unheard_seconds + 1e-6:
+        return None
+    length, last = said.length, said.last
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, {missing:.2f} s of which held "
+        "no word: more was said than a stop word"
+    )
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_unheard",
+        (("word", last.word), ("length", f"{length:.2f}"), ("unheard", f"{missing:.2f}")),
+    )  # fmt: skip
+
+
+def too_long(rule: AloneRule, said: Said) -> Decision | None:
+    """More voice than the stop word takes even said slowly: more was said."""
+    longest = rule._voice_for(said.stops, rule.tuning.slowest_sounds_per_second)
+    length, last = said.length, said.last
+    if length <= longest + 1e-6:
+        return None
+    reason = (
+        f"«{last.word}» heard in {length:.2f} s of voice, longer than it takes even said "
+        f"slowly (at most {longest:.2f} s): more was said"
+    )
+    return Decision(
+        Verdict.FOLLOWED_BY_SPEECH, last, said.now, reason, "listen_too_long",
+        (("word", last.word), ("length", f"{length:.2f}"), ("longest", f"{longest:.2f}")),
+    )  # fmt: skip
+
+
+def residue(rule: AloneRule, said: Said) -> Decision | None:
+    """A stop word at the very start of cleaned audio is what the cleaning left of the quiet."""
+    last = said.last
+    if said.cleaned is None or last.start - said.cleaned[0] >= rule.tuning.edge_seconds:
+        return None
+    reason = (
+        f"«{last.word}» begins at the very start of the audio cleaned of the room's "
+        "noise: what the cleaning left of the quiet before the voice, heard as a word"
+    )
+    return Decision(
+        Verdict.LOW_CONFIDENCE, last, said.now, reason, "listen_residue", (("word", last.word),)
+    )
+
+
+REFUSALS: tuple[Callable[[AloneRule, Said], Decision | None], ...] = (
+    with_other_words,
+    repeated,
+    low_confidence,
+    too_short,
+    unheard,
+    too_long,
+    residue,
+)
+"""Why a stop word heard on its own ends nothing whatever the referees say, in the order they
+are asked: each a pure function of the rule's tuning and what was heard, a refusal or None."""
 
 
 def choose_fillers(

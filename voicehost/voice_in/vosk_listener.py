@@ -32,28 +32,40 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from voicehost.clips import power_dbfs
 from voicehost.errors import MissingDependency
+from voicehost.hearing import HearingTuning
 from voicehost.notices import LOG_ONLY
 from voicehost.voice_in.denoise import FRAME, follow_noise, noise_spectrum, subtract_noise
+from voicehost.voice_in.evidence import LookRecord, Recorder
 from voicehost.voice_in.grammar_cache import cached_words
+from voicehost.voice_in.look import (
+    CAPTURED,
+    CLEANED,
+    CLEANED_HARDER,
+    Look,
+    Room,
+    hear_out,
+    judge,
+)
+from voicehost.voice_in.look import (
+    CLEANED_SMOOTHLY as CLEANED_SMOOTHLY,
+)
 from voicehost.voice_in.models import ModelError, model_vocabulary
 from voicehost.voice_in.rule import (
     FILLER_SEED,
     REFEREE_SEEDS,
     AloneRule,
-    AloneTuning,
     Decision,
     HeardWord,
     Hypothesis,
-    Refereed,
     Utterance,
     Verdict,
     choose_competitors,
@@ -290,7 +302,7 @@ REFEREE_ALTERNATIVES = 6
 """How many best hearings each referee gives (``ListenerTuning.referee_doubt`` looks at them)."""
 SECOND_CHOICES = 6
 """How many best hearings the grammar's look for a second choice gives
-(``VoskListener._second_choice``)."""
+(``look.second_choice``)."""
 
 
 def referee_recognizers(
@@ -304,12 +316,6 @@ def referee_recognizers(
 
 #: After the audio fails, the Listener waits this long before opening it again (seconds).
 RESTART_DELAY_SECONDS = 2.0
-
-
-CAPTURED, CLEANED, CLEANED_HARDER = "captured", "cleaned", "cleaned harder"
-CLEANED_SMOOTHLY = "cleaned smoothly"
-"""The second look's hearings of a stretch: as captured, cleaned of the room's steady noise,
-cleaned harder and cleaned by a gain that follows the voice (both in a noisy room)."""
 
 
 @dataclass(frozen=True)
@@ -345,98 +351,9 @@ ListenerEvent = WordsHeard | Decision | AudioDropped | SpokeOn
 speaker talking on after an end."""
 
 
-class Evidence(NamedTuple):
-    """What a second look heard (in :meth:`AloneRule.stands`' order)."""
-
-    words: tuple[HeardWord, ...]
-    panel: tuple[tuple[HeardWord, ...], ...]
-    """Each referee's words (none when not asked)."""
-    cleaned: tuple[float, float] | None
-    """For a hearing cleaned of the room's noise, the times the cleaned audio runs from and
-    to."""
-    unanimous: bool
-    """Every referee must agree (the last hearing, made only because the others ended
-    nothing)."""
-    hearings: tuple[int, int] = (1, 1)
-    """How many of the look's hearings heard the stop word on its own, of how many made
-    (``AloneTuning.agreeing_hearings``; (1, 1) for one hearing's own evidence)."""
-    second_to: tuple[HeardWord, ...] = ()
-    """The words are the grammar's second choice, after these (:meth:`VoskListener.
-    _second_choice`)."""
-
-
-Look = tuple[Evidence, tuple[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]], ...]]
-"""A second look: its evidence, and the words of each hearing made with those taken for
-clicks (for the listening tool)."""
-
-
-@dataclass(frozen=True)
-class ListenerTuning:
-    """How the Listener decides; see ``listener`` in config.yaml."""
-
-    silence_seconds: float = 0.6
-    min_confidence: float = 0.0
-    echo_tail_seconds: float = 0.3
-    room_margin_db: float = 12.0
-    vad: str = "auto"
-    vad_threshold: float = 0.5
-    sure_confidence: float = AloneTuning.sure_confidence
-    denoise: float = 2.0
-    """The second look hears the audio with this many times the room's steady noise taken
-    out (spectral subtraction, ``voice_in/denoise.py``); 0: as it was captured. Chosen on the
-    tuned half of seed 14 (bench ``--sweep denoise``: 0, 2, 3, 4): white noise at 10 dB heard
-    1 → 10 of 16, pink at 10 dB 8 → 13, clean 13 → 15, no early end; false ends 2 → 3 of 85,
-    all short words said alone in white noise."""
-    denoise_below_db: float = 30.0
-    """A room whose steady noise is less than this under the speaker's voice is noisy: there
-    the second look also hears the audio cleaned ``denoise_stronger`` times more."""
-    denoise_stronger: float = 2.0
-    """In a noisy room, the third hearing's cleaning is this much stronger than ``denoise``
-    (0: no third hearing). Bench ``--sweep stronger`` on the tuned halves of seeds 13 and 16
-    (0, 1, 2): white noise at 10 dB heard 19, 22, 23 of 32, white at 20 dB 26, 26, 29; false
-    ends 4, 6, 6 of 170, all short words said alone in noise."""
-    denoise_smooth: float = 2.0
-    """In a noisy room, a fourth hearing: the audio cleaned of this many times the room's
-    noise by a gain that follows the voice from frame to frame (``follow_noise``, a Wiener
-    filter), not frame by frame as the others (0: no fourth hearing). Frame-by-frame cleaning
-    leaves a scatter of short tones in hiss, which the decoder hears as sounds: on seed 18's
-    tuned half a slow 감사합니다 in white noise, heard as 압니다 패스, 패스원 생각합니다 and
-    생각합니다 by the three other hearings, was heard as 감사합니다. Chosen on the tuned
-    halves of seeds 18 and 20, 48 takes a condition (0, 1, 2 times the noise, a majority of
-    the referees): white noise at 10 dB heard 68, 72, 75 of 96; short words said alone in
-    10 dB noise that ended a speech 6, 8, 6 of 192; at 3 times, on seed 18 alone, 39 of 48
-    against 41 at 2. With a majority it cut a player short on held-out seed 31, so this last
-    resort needs every referee: 72 of 96, and 12 stop words more over all conditions where a
-    majority heard 23 (docs/HEARING.md, "Sixth pass")."""
-
-    quiet_before_seconds: float = AloneTuning.quiet_before_seconds
-    """The speaker's quiet before a stop word for it to stand alone (``rule.py``)."""
-    referee_doubt: float = 1.0
-    """In a quiet room, a referee that scored the stop word alone within this much of its
-    best hearing (Vosk's lattice score) could not tell them apart, and refuses nothing (0:
-    only its best hearing counts). In a noisy room only the best counts. Chosen on the tuned
-    halves of seeds 13, 14 and 16 (recorded looks, 0.5 to 3 alike): with one referee at least
-    choosing the stop word outright, 4 more stop words heard in quiet rooms, no false end
-    added; in noisy rooms the same doubt let 3 short words said alone end a speech.
-    The grammar itself is allowed the same doubt: in a quiet room, a stretch it heard as
-    other words whose second choice within this much is a stop word on its own goes to the
-    panel (``VoskListener._second_choice``; 0: never). On the recorded looks of the tuned
-    halves of seeds 18, 20, 22 and 24 (0.5, 0.75, 1 to 3): 4, 6, 7, 7 more stop words heard
-    in quiet rooms, no early or false end added (docs/HEARING.md, "Twelfth pass")."""
-
-    agreeing_hearings: int = AloneTuning.agreeing_hearings
-    """Hearings that must each hear a stop word on its own for one referee to be enough
-    (``rule.py``; 0: the panel's majority always)."""
-
-    def rule(self) -> AloneTuning:
-        return AloneTuning(
-            self.silence_seconds,
-            self.min_confidence,
-            self.room_margin_db,
-            quiet_before_seconds=self.quiet_before_seconds,
-            sure_confidence=self.sure_confidence,
-            agreeing_hearings=self.agreeing_hearings,
-        )
+ListenerTuning = HearingTuning
+"""How the Listener decides (the one tuning of hearing, ``voicehost/hearing.py``); see
+``listener`` in config.yaml."""
 
 
 class VoskListener:
@@ -474,9 +391,7 @@ class VoskListener:
         self.clock = clock
         if detector is None:
             detector = make_detector(self.tuning.vad, source.sample_rate)
-        self.rule = AloneRule(
-            stop_words, replace(self.tuning.rule(), tail_seconds=detector.tail_seconds)
-        )
+        self.rule = AloneRule(stop_words, replace(self.tuning, tail_seconds=detector.tail_seconds))
         self.meter = FrameMeter(detector, source.sample_rate, self.tuning.vad_threshold)
         self.on_event = on_event
         self.failure: BaseException | None = None
@@ -497,10 +412,13 @@ class VoskListener:
         self.restarts = 0
         self._audio = np.zeros(0, dtype=np.int16)
         self._audio_start = 0.0
-        self._looked: dict[tuple[float, float], Look] = {}
+        self._looked: dict[tuple[float, float], tuple[Look, Recorder]] = {}
         self._second_guess = second_guess
-        """``recognizer``'s grammar again, giving its best hearings (:meth:`_second_choice`;
+        """``recognizer``'s grammar again, giving its best hearings (:meth:`second_guess`;
         made from ``recognizer`` when first needed if not given)."""
+        self.on_look: Callable[[LookRecord], None] | None = None
+        """Sees each look's evidence and decision (audio times), for recording a replayable
+        set (``scripts/hearing_equivalence.py``)."""
         self.look_cpu: deque[float] = deque(maxlen=1000)
         """CPU seconds each of the latest second looks took on the Listener's thread (the
         benchmark reports them: the look runs inside the window, so latency no longer shows
@@ -696,17 +614,16 @@ class VoskListener:
             look = self._examine(utterance)
         if look is None:
             return None
-        evidence, hearings = look
+        (evidence, hearings), recorder = look
         for hearing, heard, clicks in hearings:  # told now: not for a stretch talked on after
             heard, clicks = (tuple(self._on_clock(word) for word in w) for w in (heard, clicks))
             self._report(WordsHeard(heard, hearing, clicks))
-        return self.rule.judge(
-            utterance, evidence.words, now, panel=evidence.panel, cleaned=evidence.cleaned,
-            unanimous=evidence.unanimous, hearings=evidence.hearings,
-            second_to=evidence.second_to,
-        )  # fmt: skip
+        decision = judge(self.rule, utterance, evidence, now)
+        if self.on_look is not None:
+            self.on_look(recorder.record("", utterance, now, decision))
+        return decision
 
-    def _examine(self, utterance: Utterance) -> Look | None:
+    def _examine(self, utterance: Utterance) -> tuple[Look, Recorder] | None:
         """Decode the utterance's audio as captured, then cleaned of the room's steady noise,
         then (in a noisy room) cleaned harder, until one hearing would end the speech: its
         words and its panel's; else the first hearing the referees were asked of, or the first
@@ -716,185 +633,50 @@ class VoskListener:
         any hearing the whole rule accepts is enough, and each must pass it all (stop words
         alone, time, referees). Then, in a noisy room, a stop word most hearings heard on its
         own (``agreeing_hearings``); in a quiet one, the grammar's second choice of each
-        hearing (:meth:`_second_choice`)."""
+        hearing (``look.py``)."""
         began = time.thread_time()
         try:
             return self._hear_out(utterance)
         finally:
             self.look_cpu.append(time.thread_time() - began)
 
-    def _hear_out(self, utterance: Utterance) -> Look | None:
+    def _hear_out(self, utterance: Utterance) -> tuple[Look, Recorder] | None:
         rate = self.recognizer.sample_rate
         start = max(self._audio_start, utterance.start - self.LOOK_PADDING)
         first = max(0, round((start - self._audio_start) * rate))
         last = max(0, round((utterance.end + self.LOOK_PADDING - self._audio_start) * rate))
         if last <= first:
             return None
-        found: Evidence | None = None
-        told = -1  # how telling ``found`` is (``_telling``)
-        hearings: list[tuple[str, tuple[HeardWord, ...], tuple[HeardWord, ...]]] = []
-        alone: list[Evidence] = []  # the hearings that heard a stop word on its own
-        doubted: list[tuple[np.ndarray, tuple[float, float] | None, tuple[HeardWord, ...]]] = []
-        noisy = self._noisy_room()
-        made = 0
-        for hearing, clip in self._hearings(first, last, noisy):
-            made += 1
-            heard = self._decode(self.recognizer, clip, start)
-            # In a quiet room a click is no word (AloneRule.without_clicks).
-            words = heard if noisy else self.rule.without_clicks(utterance, heard)
-            if heard:
-                hearings.append((hearing, heard, tuple(w for w in heard if w not in words)))
-            cleaned = None if hearing == CAPTURED else (start, start + len(clip) / rate)
-            # The smooth cleaning is the last resort, after three hearings that ended nothing:
-            # only a panel that agrees whole lets it end a speech (two of three let a sentence's
-            # middle heard as 감사합니다 in hiss cut a player short, seed 31's held-out half).
-            unanimous = hearing == CLEANED_SMOOTHLY
-            panel = self._ask_panel(utterance, words, clip, start, cleaned, noisy, unanimous)
-            evidence = Evidence(words, panel, cleaned, unanimous)
-            telling = self._telling(utterance, evidence)
-            if telling > told:
-                found, told = evidence, telling
-            if self.rule.stands(utterance, *evidence):
-                return evidence, tuple(hearings)
-            if panel:  # asked: every test but the referees' passed
-                alone.append(evidence)
-            elif not noisy:
-                doubted.append((clip, cleaned, words))
-        if self.rule.backed_by(len(alone)):
-            # Most hearings heard the stop word on its own: one referee is enough (rule.py,
-            # agreeing_hearings); the panel that heard it most speaks for them.
-            best = max(alone, key=lambda evidence: self.rule.choosing(utterance, evidence.panel))
-            evidence = best._replace(hearings=(len(alone), made))
-            if self.rule.stands(utterance, *evidence):
-                return evidence, tuple(hearings)
-        for clip, cleaned, words in doubted:
-            second = self._second_choice(utterance, words, clip, start, cleaned)
-            if second is not None and self.rule.stands(utterance, *second):
-                return second, tuple(hearings)
-        return None if found is None else (found, tuple(hearings))
+        room = Room(self.rule.speaker_level(), self._room_level())
+        ears = _Ears(self, first, last, start, room)
+        return hear_out(self.rule, self.tuning, utterance, ears), ears.recorder
 
-    def _second_choice(
-        self,
-        utterance: Utterance,
-        words: tuple[HeardWord, ...],
-        clip: np.ndarray,
-        start: float,
-        cleaned: tuple[float, float] | None,
-    ) -> Evidence | None:
-        """In a quiet room, the grammar's next hearing of a stretch it heard as other words,
-        when that is a stop word on its own scored within ``referee_doubt`` of its best (the
-        doubt a referee is allowed): the grammar could not tell them apart, so the panel
-        decides, its majority agreeing and one referee choosing it outright. On the proxy a
-        감사합니다 said clearly was heard as «패스 합니다» and «합니다 압니다», a 패스 as the
-        look-alike 페슈트 that the grammar holds to catch words like it, each with the stop word
-        scored a little lower; the referees then chose it. None: no such hearing (its words are
-        only heard out, never told: what the grammar heard first is the look's verdict)."""
-        doubt = self.tuning.referee_doubt
-        heard = self.rule.within(utterance, words)
-        if doubt <= 0 or not self.referees or not heard:
-            return None
-        if all(self.rule.is_stop_word(word.word) for word in heard):
-            return None  # the stop word was the first choice: the panel has said
-        if not self.rule.could_hold_stop_word(utterance):
-            return None
-        guess = self._second_guess
-        if guess is None:
-            if self.recognizer.words is None:
-                return None  # free mode: no grammar to doubt
-            guess = self._second_guess = StopWordRecognizer(
+    def second_guess(self) -> StopWordRecognizer:
+        """``recognizer``'s grammar again, giving its best hearings (made when first asked)."""
+        if self._second_guess is None:
+            self._second_guess = StopWordRecognizer(
                 self.recognizer.model, self.recognizer.words, self.recognizer.sample_rate,
                 SECOND_CHOICES,
             )  # fmt: skip
-        choices = self._heard(guess, clip, start).alternatives
-        best = max((score for score, _ in choices), default=0.0)
-        for score, choice in choices:
-            inside = self.rule.within(utterance, choice)
-            if not inside or not all(self.rule.is_stop_word(word.word) for word in inside):
-                continue
-            if score < best - doubt:
-                return None
-            second_to = tuple(heard)  # the panel is asked only if every other test passes
-            panel = self._ask_panel(
-                utterance, choice, clip, start, cleaned, False, second_to=second_to
-            )
-            return Evidence(choice, panel, cleaned, False, second_to=second_to)
-        return None
+        return self._second_guess
 
-    def _telling(self, utterance: Utterance, evidence: Evidence) -> int:
-        """Which hearing's verdict the listening tool is told when none ends the speech: the
-        first the referees were asked of, else the first that heard a stop word, else the
-        first."""
-        if evidence.panel:
-            return 2
-        heard = self.rule.within(utterance, evidence.words)
-        return int(any(self.rule.is_stop_word(word.word) for word in heard))
-
-    def _hearings(self, first: int, last: int, noisy: bool) -> Iterator[tuple[str, np.ndarray]]:
-        """The clip from ``first`` to ``last`` (samples of the kept audio): as captured, then
-        cleaned ``denoise`` times, then in a ``noisy`` room ``denoise + denoise_stronger``
-        times, and by a gain that follows the voice (``denoise_smooth`` times the noise)."""
-        yield CAPTURED, self._audio[first:last]
-        tuning = self.tuning
-        if tuning.denoise <= 0:
-            return
-        noise = noise_spectrum(self._audio)
-        yield CLEANED, self._without_noise(first, last, noise, tuning.denoise)
-        if tuning.denoise_stronger > 0 and noisy:
-            harder = tuning.denoise + tuning.denoise_stronger
-            yield CLEANED_HARDER, self._without_noise(first, last, noise, harder)
-        if tuning.denoise_smooth > 0 and noisy:
-            smooth = self._without_noise(first, last, noise, tuning.denoise_smooth, follow_noise)
-            yield CLEANED_SMOOTHLY, smooth
-
-    def _ask_panel(
-        self,
-        utterance: Utterance,
-        words: Sequence[HeardWord],
-        clip: np.ndarray,
-        start: float,
-        cleaned: tuple[float, float] | None,
-        noisy: bool,
-        unanimous: bool = False,
-        second_to: tuple[HeardWord, ...] = (),
-    ) -> tuple[tuple[HeardWord, ...], ...]:
-        """The referees' hearings of ``clip``, asked one by one until a majority (or, when
-        ``unanimous``, every one of them) is reached either way; none when the words need no
-        referee or end nothing whatever it says. In a quiet room, each referee's other
-        hearings scored within ``referee_doubt`` of its best are kept with it
-        (:class:`Refereed`), and clicks heard as words are no words
-        (:meth:`AloneRule.without_clicks`); in a ``noisy`` one, neither."""
-        if not self.referees or not self.rule.needs_panel(utterance, words, cleaned, second_to):
-            return ()
-        need = self.rule.needed(len(self.referees), unanimous)
-        panel: list[tuple[HeardWord, ...]] = []
-        agreeing = chosen = 0
-        for referee in self.referees:
-            heard = self._refereed(referee, utterance, clip, start, noisy)
-            panel.append(heard)
-            agreeing += self.rule.agreed(utterance, heard)
-            chosen += self.rule.agreed(utterance, heard, doubting=False)
-            decided = agreeing >= need and chosen > 0
-            if decided or len(panel) - agreeing > len(self.referees) - need:
-                break
-        return tuple(panel)
-
-    def _noisy_room(self) -> bool:
-        """Whether the room's steady noise is within ``denoise_below_db`` of the speaker's
-        voice: the middle level of the frames in which the VAD heard no voice lately
-        (``AloneRule.room_level``); early in a speech, the quietest fifth of the kept audio by
-        32 ms frames. (A player who talks on with few pauses leaves too little quiet in the audio
-        kept for its quietest fifth to be the room's: a quiet room was taken for a noisy one,
-        where the referees' doubt is not allowed.)"""
+    def _room_level(self) -> float | None:
+        """The room's steady noise (dBFS): the middle level of the frames in which the VAD
+        heard no voice lately (``AloneRule.room_level``); early in a speech, the quietest fifth
+        of the kept audio by 32 ms frames; None with no audio kept. (A player who talks on with
+        few pauses leaves too little quiet in the audio kept for its quietest fifth to be the
+        room's: a quiet room was taken for a noisy one, where the referees' doubt is not
+        allowed.)"""
         room = self.rule.room_level()
         if room is None:
             size = FRAME
             whole = len(self._audio) // size * size
             if whole == 0:
-                return False
+                return None
             frames = self._audio[:whole].astype(np.float64).reshape(-1, size)
             power = np.mean(frames**2, axis=1) / 32768.0**2
             room = power_dbfs(float(np.percentile(power, 20)))
-        return self.rule.speaker_level() - room < self.tuning.denoise_below_db
+        return room
 
     def _without_noise(
         self,
@@ -911,34 +693,6 @@ class VoskListener:
         wider = max(0, first - FRAME)
         cleaned = cleaning(self._audio[wider : last + FRAME], noise, over)
         return cleaned[first - wider : last - wider]
-
-    def _refereed(
-        self,
-        referee: StopWordRecognizer,
-        utterance: Utterance,
-        clip: np.ndarray,
-        start: float,
-        noisy: bool,
-    ) -> Refereed:
-        """What ``referee`` heard in ``clip`` (``utterance`` with its padding); in a quiet
-        room with its other hearings scored within ``referee_doubt`` of its best, and without
-        the clicks it heard as words."""
-        heard = self._heard(referee, clip, start)
-        if noisy:
-            return Refereed(heard.words)
-        doubt = self.tuning.referee_doubt
-        best = max((score for score, _ in heard.alternatives), default=0.0)
-        close = [
-            words for score, words in heard.alternatives[1:] if doubt > 0 and score >= best - doubt
-        ]
-        tidy = self.rule.without_clicks
-        return Refereed(tidy(utterance, heard.words), [tidy(utterance, c) for c in close])
-
-    @classmethod
-    def _decode(
-        cls, recognizer: StopWordRecognizer, clip: np.ndarray, start: float
-    ) -> tuple[HeardWord, ...]:
-        return cls._heard(recognizer, clip, start).words
 
     @staticmethod
     def _heard(recognizer: StopWordRecognizer, clip: np.ndarray, start: float) -> Hypothesis:
@@ -974,19 +728,87 @@ class VoskListener:
             self.on_event(event)
 
 
+class _Ears:
+    """The Vosk side of one look (``look.Ears``): each hearing's clip made, and decoded by the
+    grammar, a referee or for a second choice, only when first asked and once; every answer
+    kept in ``recorder``."""
+
+    def __init__(
+        self, listener: VoskListener, first: int, last: int, start: float, room: Room
+    ) -> None:
+        self._listener = listener
+        self._first, self._last, self._start = first, last, start
+        self.room = room
+        self.referees = len(listener.referees)
+        self._clips: dict[str, np.ndarray] = {}
+        self._noise: np.ndarray | None = None
+        self.recorder = Recorder(self.referees, False, room)
+
+    @property
+    def can_doubt(self) -> bool:
+        listener = self._listener
+        doubting = listener._second_guess is not None or listener.recognizer.words is not None
+        self.recorder.can_doubt = doubting
+        return doubting
+
+    def _clip(self, hearing: str) -> np.ndarray:
+        clip = self._clips.get(hearing)
+        if clip is not None:
+            return clip
+        listener, tuning = self._listener, self._listener.tuning
+        first, last = self._first, self._last
+        if hearing == CAPTURED:
+            clip = listener._audio[first:last]
+        else:
+            if self._noise is None:
+                self._noise = noise_spectrum(listener._audio)
+            if hearing == CLEANED:
+                clip = listener._without_noise(first, last, self._noise, tuning.denoise)
+            elif hearing == CLEANED_HARDER:
+                harder = tuning.denoise + tuning.denoise_stronger
+                clip = listener._without_noise(first, last, self._noise, harder)
+            else:
+                clip = listener._without_noise(
+                    first, last, self._noise, tuning.denoise_smooth, follow_noise
+                )
+        self._clips[hearing] = clip
+        return clip
+
+    def words(self, hearing: str) -> tuple[HeardWord, ...]:
+        if hearing not in self.recorder.words:
+            clip = self._clip(hearing)
+            heard = VoskListener._heard(self._listener.recognizer, clip, self._start).words
+            rate = self._listener.recognizer.sample_rate
+            cleaned = None if hearing == CAPTURED else (self._start, self._start + len(clip) / rate)
+            self.recorder.heard(hearing, heard, cleaned)
+        return self.recorder.words[hearing]
+
+    def cleaned(self, hearing: str) -> tuple[float, float] | None:
+        self.words(hearing)
+        return self.recorder.cleaned[hearing]
+
+    def referee(self, hearing: str, index: int) -> Hypothesis:
+        key = (hearing, index)
+        if key not in self.recorder.refereed:
+            referee = self._listener.referees[index]
+            self.recorder.refereed[key] = VoskListener._heard(
+                referee, self._clip(hearing), self._start
+            )
+        return self.recorder.refereed[key]
+
+    def second(self, hearing: str) -> Hypothesis:
+        if hearing not in self.recorder.second:
+            self.recorder.second[hearing] = VoskListener._heard(
+                self._listener.second_guess(), self._clip(hearing), self._start
+            )
+        return self.recorder.second[hearing]
+
+
 def tuning_from(settings: ListenerSettings) -> ListenerTuning:
-    """The Listener's tuning from the ``listener`` section of config.yaml."""
-    return ListenerTuning(
-        silence_seconds=settings.silence_seconds,
-        min_confidence=settings.min_confidence,
-        echo_tail_seconds=settings.echo_tail_seconds,
-        room_margin_db=settings.room_margin_db,
-        vad=settings.vad,
-        denoise=settings.denoise,
-        denoise_stronger=settings.denoise_stronger,
-        denoise_smooth=settings.denoise_smooth,
-        referee_doubt=settings.referee_doubt,
-    )
+    """The Listener's tuning with the ``listener`` keys of config.yaml that name a tunable."""
+    names = {tunable.name for tunable in fields(HearingTuning)}
+    given = {key.name: getattr(settings, key.name) for key in fields(settings)}
+    return replace(HearingTuning(), **{name: given[name] for name in names & given.keys()})
 
 
 REFEREE_FILLERS = 20
@@ -1095,17 +917,19 @@ def replay(
     on_event: Callable[[ListenerEvent], None] | None = None,
     block_seconds: float = 0.05,
     looks: list[float] | None = None,
+    on_look: Callable[[LookRecord], None] | None = None,
 ) -> list[float]:
     """Run a Listener from ``kit`` over a recording, block by block on this thread, hearing
     again after each end (as a game does for the next speech); the audio times (seconds) at
     which it ended a speech. The same recording always gives the same answer. ``looks`` gets
-    the CPU seconds each second look took."""
+    the CPU seconds each second look took; ``on_look`` each look's evidence and decision."""
     from voicehost.clock import FakeClock
     from voicehost.voice_in.microphone import ArraySource
 
     source = ArraySource(samples, sample_rate, block_seconds=block_seconds)
     ends: list[float] = []
     listener = kit.listener(source, FakeClock(), on_event, tuning)
+    listener.on_look = on_look
     current: list[float] = [0.0]
 
     def ended(token: int) -> None:
