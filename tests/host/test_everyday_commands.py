@@ -98,7 +98,7 @@ def test_play_after_a_crash_asks_and_resumes_on_enter(tmp_path: Path, capsys) ->
     assert offer_resume(settings, Terminal("n\n")) is None
     assert "Starting a new game" in capsys.readouterr().out
     assert offer_resume(settings, io.StringIO("")) is None  # no person to ask: a new game
-    assert "`voicehost resume` carries the unfinished one on" in capsys.readouterr().out
+    assert f"resume {real}` carries the unfinished one on" in capsys.readouterr().out
 
 
 def test_a_russian_game_asks_in_russian_and_takes_da(tmp_path: Path, capsys) -> None:
@@ -110,6 +110,19 @@ def test_a_russian_game_asks_in_russian_and_takes_da(tmp_path: Path, capsys) -> 
     assert f"Есть незаконченная игра: {real}" in out and "Продолжить её? [Д/н]" in out
     assert offer_resume(settings, Terminal("нет\n")) is None
     assert "Начинается новая игра" in capsys.readouterr().out
+
+
+def test_a_declined_resume_names_the_command_that_carries_it_on(tmp_path: Path, capsys) -> None:
+    """«Начинается новая игра; незаконченная сохранена: её продолжает …»: the command as it
+    works, with the settings file and the journal (a bare resume would pick another game)."""
+    config_path, settings = setup(tmp_path)
+    settings = dataclasses.replace(settings, language="ru")
+    real = a_game(settings, "game-real", ["2 5 9", "wait", "4"], age=60)
+    command = f"voicehost --config {config_path} resume {real}"
+    assert offer_resume(settings, Terminal("н\n")) is None
+    assert f"её продолжает «{command}»" in capsys.readouterr().out
+    assert offer_resume(settings, io.StringIO("")) is None  # no person to ask
+    assert f"незаконченную продолжает «{command}»" in capsys.readouterr().out
 
 
 def test_a_line_that_is_no_answer_is_asked_again_not_taken(tmp_path: Path, capsys) -> None:
@@ -126,7 +139,7 @@ def test_a_line_that_is_no_answer_is_asked_again_not_taken(tmp_path: Path, capsy
     assert "Начинается новая игра" in capsys.readouterr().out
     # The terminal closes before an answer: nothing is resumed, the game stays for `resume`.
     assert offer_resume(settings, Terminal("2 5 9\n")) is None
-    assert "voicehost resume" in capsys.readouterr().out
+    assert f"resume {real}»" in capsys.readouterr().out
 
 
 def test_play_with_nothing_unfinished_asks_nothing(tmp_path: Path, capsys) -> None:
@@ -249,10 +262,11 @@ def test_the_quit_question_names_the_journal_a_bare_resume_would_not_pick(tmp_pa
     assert result.returncode == 0, result.stderr
     journals = sorted(settings.path(settings.storage.journal_dir).glob("game-*.jsonl"))
     assert len(journals) == 1
-    book = PhraseBook.load(settings.language)
-    asked = book.screen("quit_question_journal", {"journal": journals[0]})
-    assert asked in result.stdout
-    assert f"voicehost resume {journals[0]}" in asked
+    asked = [line for line in result.stdout.splitlines() if line.startswith("Выйти из игры?")]
+    # The command as the line after quitting prints it: with the settings file it was played with
+    command = f"voicehost --config {config_path} resume {journals[0]}"
+    assert asked and command in asked[0]
+    assert f"продолжить: {command}" in result.stdout
     assert newest_unfinished(journals[0].parent) == older  # why the name matters
 
 

@@ -169,7 +169,7 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     Without a person at the terminal nothing is asked: a new game starts, and the line printed
     says how to carry the other one on.
     """
-    from voicehost.cli.session import settle_ended
+    from voicehost.cli.session import resume_command, settle_ended
     from voicehost.host.journal import in_use, newest_unfinished, played
 
     settle_ended(settings)  # a game that had ended unmarked is never offered
@@ -185,7 +185,8 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
     found = {"path": unfinished, "entries": played(unfinished), "when": when}
     print(book.screen("resume_found", found))
     if not stdin.isatty():
-        print(book.screen("resume_new_game_no_terminal"))
+        command = resume_command(settings, unfinished)
+        print(book.screen("resume_new_game_no_terminal", {"command": command}))
         return None
     _discard_typeahead(stdin)
     yes = ("", *book.screen("resume_yes_words").split())
@@ -203,7 +204,7 @@ def offer_resume(settings: config.Settings, stdin: TextIO) -> Path | None:
             break
         # "2 5 9" typed for the new game, or a typo: neither answer is taken from it.
         print(book.screen("resume_unclear", {"answer": line.strip()}))
-    print(book.screen("resume_declined"))
+    print(book.screen("resume_declined", {"command": resume_command(settings, unfinished)}))
     return None
 
 

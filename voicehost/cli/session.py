@@ -331,11 +331,21 @@ def play(
     if set_aside and not resume:
         host.announce("game.journal_set_aside")
     ui: CursesUI | PlainUI
+
+    def resume_with(path: Path) -> str:  # the line printed when the game is left, word for word
+        return resume_command(settings, path, web=running is not None and resume and not web_before)
+
     if interactive:
-        ui = CursesUI(host, screen, lambda: write_protocol(host))
+        ui = CursesUI(host, screen, lambda: write_protocol(host), resume_with)
     else:
         hands_free = keypad is not None or listener is not None
-        ui = PlainUI(host, screen, lambda: write_protocol(host), keyboard_only=not hands_free)
+        ui = PlainUI(
+            host,
+            screen,
+            lambda: write_protocol(host),
+            keyboard_only=not hands_free,
+            resume=resume_with,
+        )
     stopped: list[str] = []
 
     def stop(signum: int, frame: object) -> None:

@@ -23,6 +23,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TextIO
 
 from voicehost.console.commandline import (
@@ -123,11 +124,13 @@ class LineHandler:
         screen: LogScreen,
         write_protocol: Callable[[], str],
         face: str = "",
+        resume: Callable[[Path], str] | None = None,
     ) -> None:
         self.host = host
         self.screen = screen
         self.write_protocol = write_protocol
         self.face = face  # whose words the questions take (view.status_lines)
+        self.resume = resume  # the command that carries a journal on, as it will be printed
         self.quit_asked = False  # `q` was typed: the next line confirms it or goes on playing
         self._begun: tuple[int, float] | None = None  # the line's step and first key's moment
 
@@ -187,9 +190,10 @@ class LineHandler:
     def _ask_quit(self) -> str:
         host = self.host
         self.quit_asked = True
-        if host.journal_path is not None:
+        if host.journal_path is not None and self.resume is not None:
             # named: a bare `voicehost resume` prefers a played game to an empty one
-            return host.book.screen("quit_question_journal", {"journal": host.journal_path})
+            command = self.resume(host.journal_path)
+            return host.book.screen("quit_question_journal", {"command": command})
         return host.book.screen("quit_question")
 
     def interrupted(self) -> None:
@@ -310,10 +314,16 @@ class TerminalEcho:
 class CursesUI:
     """A full-screen view; typing never blocks the clock."""
 
-    def __init__(self, host: Host, screen: LogScreen, write_protocol: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        host: Host,
+        screen: LogScreen,
+        write_protocol: Callable[[], str],
+        resume: Callable[[Path], str] | None = None,
+    ) -> None:
         self.host = host
         self.screen = screen
-        self.lines = LineHandler(host, screen, write_protocol)
+        self.lines = LineHandler(host, screen, write_protocol, resume=resume)
         self.buffer = ""
         self.begun: tuple[int, float] | None = None  # the line's night step and first key's time
         self._dropped: tuple[int, float] | None = None  # a line the change of step dropped
@@ -571,10 +581,11 @@ class PlainUI:
         *,
         keyboard_only: bool = True,
         out: TextIO | None = None,
+        resume: Callable[[Path], str] | None = None,
     ) -> None:
         self.host = host
         self.screen = screen
-        self.lines = LineHandler(host, screen, write_protocol, PLAIN)
+        self.lines = LineHandler(host, screen, write_protocol, PLAIN, resume)
         self.keyboard_only = keyboard_only
         self.out = out or sys.stdout
         self.partial = ""

@@ -66,8 +66,8 @@ def offered(host: Host) -> dict[str, str]:
     the loop would accept this moment (a trial step of the rules on the current state), so a
     button offered is never answered «not now» and a hint can name the button it means."""
     state = host.state
-    if state is None:
-        return {}
+    if state is None or state.over:
+        return {}  # an ended game's loop takes no more inputs: a tap would wait for ever
     night = state.phase.is_night
     buttons = {"pause": "web_resume" if host.paused_at is not None else "web_pause"}
     # At night the phone looks the same whatever was entered: undo is always there.
@@ -257,8 +257,8 @@ class WebFace:
             "remove": host.engine.ruleset.removal,
             "over": over,
             "deal": self._deal_state(),
-            "names": not state.phase.is_night,
-            "evening": self.evening is not None and not state.phase.is_night,
+            "names": not state.phase.is_night and not over,
+            "evening": self.evening is not None and not state.phase.is_night and not over,
         }
 
     # ---------------------------------------------------------------- inputs

@@ -150,7 +150,9 @@ function draw() {
   $("loss").classList.toggle("hidden", !ask.remove);
   $("lossconfirm").classList.toggle("hidden", loss === null);
   $("lossconfirm").textContent = loss === null ? "" : say("web_team_loss_confirm", {seat: loss});
-  $("protocol").classList.toggle("hidden", night);
+  // An ended game takes no more inputs (the protocol is written when the host leaves it).
+  $("foul").classList.toggle("hidden", !!ask.over);
+  $("protocol").classList.toggle("hidden", night || !!ask.over);
   $("link").classList.toggle("hidden", !(ask.deal && ask.deal.on));
   $("name").classList.toggle("hidden", !ask.names);
   $("nametext").classList.toggle("hidden", mode !== "name");

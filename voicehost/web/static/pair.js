@@ -3,6 +3,8 @@
 "use strict";
 const box = document.getElementById("pairing");
 const next = box.dataset.next === "/deal" ? "/deal" : "/host";
+// Taps made under an ended pairing (an earlier game, remotes dropped) never reach another game.
+sessionStorage.removeItem("vh_pending");
 let checking = null;
 
 async function post(path) {
