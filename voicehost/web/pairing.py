@@ -39,7 +39,8 @@ NUMBER_DIGITS = 4
 #: How long a phone's request waits for the host (seconds); then the phone asks again.
 REQUEST_SECONDS = 600.0
 
-#: Requests waiting at once: per address (a phone reloading), and in all (the oldest goes).
+#: Requests waiting at once: per address (a phone reloading), and in all (then the oldest of the
+#: address holding the most goes; a phone waiting alone is never pushed out).
 REQUESTS_PER_ADDRESS = 3
 REQUESTS_IN_ALL = 64
 
@@ -147,7 +148,8 @@ class Pairing:
 
     def request(self, address: str, ticket: str) -> tuple[str, str]:
         """A phone asks to pair: (its ticket, the number it shows). A phone that asks again
-        with its ticket keeps its number while the request lasts."""
+        with its ticket keeps its number while the request lasts. ("", "") when every place
+        is held by a phone waiting alone: the phone asks again later."""
         now = self.clock()
         with self._lock:
             self._expire(now)
@@ -157,13 +159,26 @@ class Pairing:
             mine = [key for key, one in self._requests.items() if one.address == address]
             for key in mine[: max(0, len(mine) - REQUESTS_PER_ADDRESS + 1)]:
                 del self._requests[key]
-            while len(self._requests) >= REQUESTS_IN_ALL:
-                self._requests.popitem(last=False)
+            if len(self._requests) >= REQUESTS_IN_ALL and not self._make_room():
+                return "", ""  # every place is held by a phone of its own: this one waits
             taken = {one.number for one in self._requests.values()}
             number = _number(taken)
             ticket = secrets.token_urlsafe(24)
             self._requests[digest(ticket)] = Request(number, address, now)
             return ticket, number
+
+    def _make_room(self) -> bool:
+        """Push out the oldest request of the address that holds the most, if it holds more
+        than one: a phone waiting alone is never pushed out by others, so the number it shows
+        is never given to another phone while the host may be typing it."""
+        held: dict[str, list[str]] = {}
+        for key, one in self._requests.items():  # oldest first
+            held.setdefault(one.address, []).append(key)
+        most = max(held.values(), key=len)
+        if len(most) < 2:
+            return False
+        del self._requests[most[0]]
+        return True
 
     def check(self, ticket: str) -> str | None:
         """A waiting phone asks whether the host has approved it: its session token once it

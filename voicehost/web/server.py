@@ -496,6 +496,8 @@ class WebServer:
             raise web.HTTPForbidden()
         address = self._address(request)
         ticket, number = self.pairing.request(address, request.cookies.get(TICKET, ""))
+        if not number:  # every place is held by a phone waiting alone: this one asks later
+            return web.json_response({"number": "", "busy": True}, status=429)
         if self.on_request is not None:
             self.on_request()
         response = web.json_response({"number": number})
