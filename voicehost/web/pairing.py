@@ -5,7 +5,8 @@ only when the host types that number where only the host can (the keyboard's ``Ð
 keypad's ``[*] [*] 1 2 3 4 [Enter]``: ``Pairing.approve``). The number is no secret: a phone sees
 its own number only, and approving it pairs that phone alone. A club may also put a code of its
 own in config.yaml (``web.pairing_code``); it is never printed, shown or said, and a wrong one
-slows down the address that sent it, never anyone else.
+slows down the address that sent it; many wrong codes from many addresses close the codes for a
+while (never the host's approval).
 
 A paired phone holds a random session token in a cookie; the server keeps only its hash, with
 the scope it belongs to (this game, or the club's evening) and when it expires, in an owner-only
@@ -23,7 +24,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,11 @@ FORGIVEN_AFTER_SECONDS = 600.0
 
 #: Addresses remembered for their wrong codes at most (the oldest are forgotten first).
 ADDRESSES_REMEMBERED = 4096
+
+#: Wrong codes from all addresses together within FORGIVEN_AFTER_SECONDS after which no phone's
+#: code is taken until that time has passed: phones guessing from many addresses at once (one
+#: try each) find no code. The host's approval by number pairs all the same.
+WRONG_CODES_IN_ALL = 20
 
 
 def digest(token: str) -> str:
@@ -102,6 +108,7 @@ class Pairing:
         self._sessions: dict[str, float] = {}  # token's hash -> expires (wall clock)
         self._requests: OrderedDict[str, Request] = OrderedDict()  # ticket's hash -> request
         self._backoff: OrderedDict[str, Backoff] = OrderedDict()
+        self._wrong: deque[float] = deque()  # when the latest wrong codes came, from anywhere
         self._load()
 
     # ---------------------------------------------------------------- remotes
@@ -219,6 +226,17 @@ class Pairing:
             known = self._backoff.get(address)
             return 0.0 if known is None else max(0.0, known.next_try - self.clock())
 
+    def codes_closed(self) -> bool:
+        """Whether too many wrong codes came lately, from all addresses together: then no code
+        is taken (the host's approval by number still pairs)."""
+        with self._lock:
+            return self._codes_closed(self.clock())
+
+    def _codes_closed(self, now: float) -> bool:
+        while self._wrong and self._wrong[0] < now - FORGIVEN_AFTER_SECONDS:
+            self._wrong.popleft()
+        return len(self._wrong) >= WRONG_CODES_IN_ALL
+
     def try_code(self, address: str, typed: str) -> str | None:
         """A code typed on a phone: a session token when it is the club's, else None (and the
         address waits longer before its next try). Call ``wait_for`` first."""
@@ -227,9 +245,12 @@ class Pairing:
             typed.encode(), self.club_code.encode()
         )
         with self._lock:
-            if right:
+            if right and not self._codes_closed(now):
                 self._backoff.pop(address, None)
                 return self._new_session()
+            self._wrong.append(now)
+            while len(self._wrong) > WRONG_CODES_IN_ALL:
+                self._wrong.popleft()
             known = self._backoff.pop(address, None) or Backoff()
             if known.last < now - FORGIVEN_AFTER_SECONDS:
                 known.failures = 0
