@@ -5,7 +5,8 @@ only when the host types that number where only the host can (the keyboard's ``Ð
 keypad's ``[*] [*] 1 2 3 4 [Enter]``: ``Pairing.approve``). The number is no secret: a phone sees
 its own number only, and approving it pairs that phone alone. A club may also put a code of its
 own in config.yaml (``web.pairing_code``); it is never printed, shown or said, and a wrong one
-slows down the address that sent it, never anyone else.
+slows down the address that sent it; many wrong codes from many addresses close the codes for a
+while (never the host's approval).
 
 A paired phone holds a random session token in a cookie; the server keeps only its hash, with
 the scope it belongs to (this game, or the club's evening) and when it expires, in an owner-only
@@ -23,7 +24,7 @@ import logging
 import secrets
 import threading
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +40,8 @@ NUMBER_DIGITS = 4
 #: How long a phone's request waits for the host (seconds); then the phone asks again.
 REQUEST_SECONDS = 600.0
 
-#: Requests waiting at once: per address (a phone reloading), and in all (the oldest goes).
+#: Requests waiting at once: per address (a phone reloading), and in all (then the oldest of the
+#: address holding the most goes; a phone waiting alone is never pushed out).
 REQUESTS_PER_ADDRESS = 3
 REQUESTS_IN_ALL = 64
 
@@ -54,6 +56,11 @@ FORGIVEN_AFTER_SECONDS = 600.0
 
 #: Addresses remembered for their wrong codes at most (the oldest are forgotten first).
 ADDRESSES_REMEMBERED = 4096
+
+#: Wrong codes from all addresses together within FORGIVEN_AFTER_SECONDS after which no phone's
+#: code is taken until that time has passed: phones guessing from many addresses at once (one
+#: try each) find no code. The host's approval by number pairs all the same.
+WRONG_CODES_IN_ALL = 20
 
 
 def digest(token: str) -> str:
@@ -101,6 +108,7 @@ class Pairing:
         self._sessions: dict[str, float] = {}  # token's hash -> expires (wall clock)
         self._requests: OrderedDict[str, Request] = OrderedDict()  # ticket's hash -> request
         self._backoff: OrderedDict[str, Backoff] = OrderedDict()
+        self._wrong: deque[float] = deque()  # when the latest wrong codes came, from anywhere
         self._load()
 
     # ---------------------------------------------------------------- remotes
@@ -147,7 +155,8 @@ class Pairing:
 
     def request(self, address: str, ticket: str) -> tuple[str, str]:
         """A phone asks to pair: (its ticket, the number it shows). A phone that asks again
-        with its ticket keeps its number while the request lasts."""
+        with its ticket keeps its number while the request lasts. ("", "") when every place
+        is held by a phone waiting alone: the phone asks again later."""
         now = self.clock()
         with self._lock:
             self._expire(now)
@@ -157,13 +166,26 @@ class Pairing:
             mine = [key for key, one in self._requests.items() if one.address == address]
             for key in mine[: max(0, len(mine) - REQUESTS_PER_ADDRESS + 1)]:
                 del self._requests[key]
-            while len(self._requests) >= REQUESTS_IN_ALL:
-                self._requests.popitem(last=False)
+            if len(self._requests) >= REQUESTS_IN_ALL and not self._make_room():
+                return "", ""  # every place is held by a phone of its own: this one waits
             taken = {one.number for one in self._requests.values()}
             number = _number(taken)
             ticket = secrets.token_urlsafe(24)
             self._requests[digest(ticket)] = Request(number, address, now)
             return ticket, number
+
+    def _make_room(self) -> bool:
+        """Push out the oldest request of the address that holds the most, if it holds more
+        than one: a phone waiting alone is never pushed out by others, so the number it shows
+        is never given to another phone while the host may be typing it."""
+        held: dict[str, list[str]] = {}
+        for key, one in self._requests.items():  # oldest first
+            held.setdefault(one.address, []).append(key)
+        most = max(held.values(), key=len)
+        if len(most) < 2:
+            return False
+        del self._requests[most[0]]
+        return True
 
     def check(self, ticket: str) -> str | None:
         """A waiting phone asks whether the host has approved it: its session token once it
@@ -204,6 +226,17 @@ class Pairing:
             known = self._backoff.get(address)
             return 0.0 if known is None else max(0.0, known.next_try - self.clock())
 
+    def codes_closed(self) -> bool:
+        """Whether too many wrong codes came lately, from all addresses together: then no code
+        is taken (the host's approval by number still pairs)."""
+        with self._lock:
+            return self._codes_closed(self.clock())
+
+    def _codes_closed(self, now: float) -> bool:
+        while self._wrong and self._wrong[0] < now - FORGIVEN_AFTER_SECONDS:
+            self._wrong.popleft()
+        return len(self._wrong) >= WRONG_CODES_IN_ALL
+
     def try_code(self, address: str, typed: str) -> str | None:
         """A code typed on a phone: a session token when it is the club's, else None (and the
         address waits longer before its next try). Call ``wait_for`` first."""
@@ -212,9 +245,12 @@ class Pairing:
             typed.encode(), self.club_code.encode()
         )
         with self._lock:
-            if right:
+            if right and not self._codes_closed(now):
                 self._backoff.pop(address, None)
                 return self._new_session()
+            self._wrong.append(now)
+            while len(self._wrong) > WRONG_CODES_IN_ALL:
+                self._wrong.popleft()
             known = self._backoff.pop(address, None) or Backoff()
             if known.last < now - FORGIVEN_AFTER_SECONDS:
                 known.failures = 0

@@ -477,6 +477,10 @@ class WebServer:
             page = self._pair_page(request, target, text)
             page.set_status(429)
             return page
+        if self.pairing.codes_closed():  # guessed from many addresses: the number still pairs
+            page = self._pair_page(request, target, self.labels["web_pair_codes_closed"])
+            page.set_status(429)
+            return page
         token = self.pairing.try_code(address, str(form.get("code", "")).strip()[:64])
         if token is None:
             page = self._pair_page(request, target, self.labels["web_pair_wrong"])
@@ -496,6 +500,8 @@ class WebServer:
             raise web.HTTPForbidden()
         address = self._address(request)
         ticket, number = self.pairing.request(address, request.cookies.get(TICKET, ""))
+        if not number:  # every place is held by a phone waiting alone: this one asks later
+            return web.json_response({"number": "", "busy": True}, status=429)
         if self.on_request is not None:
             self.on_request()
         response = web.json_response({"number": number})

@@ -15,6 +15,11 @@ async function post(path) {
 async function ask(expired) {
   try {
     const answer = await post("/pair/request");
+    if (!answer.number) {  // too many phones are waiting: ask again in a minute
+      document.getElementById("message").textContent = say("web_pair_busy");
+      setTimeout(() => ask(expired), 60000);
+      return;
+    }
     document.getElementById("number").textContent = say("web_pair_number", {number: answer.number});
     document.getElementById("waiting").textContent = say("web_pair_waiting", {number: answer.number});
     if (expired) document.getElementById("message").textContent = say("web_pair_expired");
