@@ -166,7 +166,7 @@ def test_a_nomination_is_required_the_next_speaker_waits_for_it() -> None:
     prompt = table.prompt
     assert (prompt.action, prompt.seats_min, prompt.subject) == ("nominate", 1, 1)
     assert not prompt.speech_running
-    assert table.reject(EndSpeech()).code == "no_speech"
+    assert table.reject(EndSpeech()).code == "nomination_owed"
     effects = table.enter(5)  # the late entry moves straight to the next speaker
     assert keys(effects) == ["day.nomination_accepted", "day.speech_nomination"]
     assert params_of(effects, "day.speech_nomination") == [{"seat": 2}]

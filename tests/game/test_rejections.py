@@ -156,7 +156,7 @@ CASES: list[tuple[str, Input, str]] = [
     ("nomination", EnterSeats(()), "nomination_required"),
     ("nomination", EnterSeats((12,)), "no_such_seat"),
     ("nomination_full", EnterSeats((3,)), "too_many_nominations"),
-    ("nomination_waiting", EndSpeech(), "no_speech"),
+    ("nomination_waiting", EndSpeech(), "nomination_owed"),
     ("defence", EnterSeats((5,)), "not_now"),
     ("defence", Miss(), "not_now"),
     ("vote", VoteCount(10), "self_vote"),

@@ -264,7 +264,7 @@ def test_the_quit_question_names_the_journal_a_bare_resume_would_not_pick(tmp_pa
     assert len(journals) == 1
     asked = [line for line in result.stdout.splitlines() if line.startswith("Выйти из игры?")]
     # The command as the line after quitting prints it: with the settings file it was played with
-    command = f"voicehost --config {config_path} resume {journals[0]}"
+    command = f"voicehost --config {config_path} resume {journals[0]} --text"  # as it was played
     assert asked and command in asked[0]
     assert f"продолжить: {command}" in result.stdout
     assert newest_unfinished(journals[0].parent) == older  # why the name matters

@@ -78,7 +78,8 @@ def test_a_game_with_the_board_is_resumed_with_the_board(tmp_path: Path, how: st
     assert len(journals) == 1, out + err
     journal = journals[0]
     assert read(journal)[0]["web"] is True  # the journal knows the game had the room's faces
-    assert f"voicehost --config {config} resume {journal}\n" in out  # no --web needed
+    # no --web needed; --text as the game was played
+    assert f"voicehost --config {config} resume {journal} --text\n" in out
 
     again = ["resume", str(journal)] if how == "resume" else how.split()  # the service's way
     resumed = voicehost(config, *again, "--plain", "--text")  # no --web typed

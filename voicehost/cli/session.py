@@ -333,7 +333,8 @@ def play(
     ui: CursesUI | PlainUI
 
     def resume_with(path: Path) -> str:  # the line printed when the game is left, word for word
-        return resume_command(settings, path, web=running is not None and resume and not web_before)
+        web_now = running is not None and resume and not web_before
+        return resume_command(settings, path, web=web_now, text=text_only)
 
     if interactive:
         ui = CursesUI(host, screen, lambda: write_protocol(host), resume_with)
@@ -403,18 +404,20 @@ def play(
         print(book.screen("game_not_saved", {"journal": journal_path}))
     else:
         # A journal that does not say it had the web face (resumed with --web) asks for it.
-        command = resume_command(
-            settings, host.journal_path, web=running is not None and resume and not web_before
-        )
+        command = resume_with(host.journal_path)
         print(book.screen("game_paused", {"journal": host.journal_path, "command": command}))
     return 0
 
 
-def resume_command(settings: Settings, journal: Path, *, web: bool = False) -> str:
-    """The command that carries this game on, with the settings file it was played with and
-    ``--web`` when the game had the web face and its journal does not say so."""
+def resume_command(
+    settings: Settings, journal: Path, *, web: bool = False, text: bool = False
+) -> str:
+    """The command that carries this game on, with the settings file it was played with,
+    ``--web`` when the game had the web face and its journal does not say so, and ``--text``
+    when it was played without the voice."""
     given = f"--config {shlex.quote(settings.config_file)} " if settings.config_file else ""
-    return f"voicehost {given}resume {shlex.quote(str(journal))}" + (" --web" if web else "")
+    command = f"voicehost {given}resume {shlex.quote(str(journal))}"
+    return command + (" --web" if web else "") + (" --text" if text else "")
 
 
 def served_web(journal: Path) -> bool:

@@ -303,6 +303,8 @@ class Engine(Table):
             self.vote.settled(state, out)
             return
         if not state.speech_running:
+            if self.day.owes_nomination(state):  # the speech is over; the table waits for a name
+                raise RuleViolation("nomination_owed", seat=int(state.current_speaker or 0))
             raise RuleViolation("no_speech")
         out.append(PlayCue(Cue.SPEECH_ENDED))
         self._end_speech(state, out)
