@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tests.voice_in.test_second_look import LoudnessDetector
 from voicehost.clock import FakeClock
 from voicehost.voice_in.evidence import (
     LookRecord,
@@ -75,19 +76,6 @@ def test_a_look_reads_back_from_its_line_as_it_was_written() -> None:
 RATE = 16000
 
 
-class Loud:
-    """A VAD that calls every loud frame speech."""
-
-    frame_samples = 512
-    tail_seconds = 0.0
-
-    def probability(self, frame: np.ndarray) -> float:
-        return 1.0 if np.sqrt(np.mean(frame.astype(np.float64) ** 2)) > 2000 else 0.0
-
-    def reset(self) -> None:
-        pass
-
-
 class Hearing:
     """A recogniser that hears ``first`` over the clip's voice (0.2 s from each edge), and
     ``second`` as its next best hearing, scored a little lower."""
@@ -131,7 +119,7 @@ def recorded(main: Hearing, referees: list[Hearing]) -> tuple[list[LookRecord], 
     listener = VoskListener(
         main, source, FakeClock(), ("спасибо", "пас"), ListenerTuning(),  # type: ignore[arg-type]
         on_event=lambda e: decided.append(e) if isinstance(e, Decision) else None,
-        detector=Loud(), referee=referees, second_guess=main,  # type: ignore[arg-type]
+        detector=LoudnessDetector(), referee=referees, second_guess=main,  # type: ignore[arg-type]
     )  # fmt: skip
     looks: list[LookRecord] = []
     listener.on_look = looks.append
