@@ -43,7 +43,6 @@ log = logging.getLogger(__name__)
 
 STATIC = Path(__file__).resolve().parent / "static"
 PAGES = {"board": "board.html", "host": "host.html", "deal": "deal.html", "pair": "pair.html"}
-PAGES["overlay"] = "overlay.html"  # the stream overlay: the board's frames, a transparent page
 ASSETS = {
     "app.css": "text/css",
     "common.js": "text/javascript",
@@ -274,7 +273,6 @@ class WebServer:
         app.router.add_post("/pair", self._pair)
         app.router.add_post("/pair/request", self._pair_request)
         app.router.add_post("/pair/check", self._pair_check)
-        app.router.add_get("/pair/state", self._pair_state)
         app.router.add_get("/static/{name}", self._asset)
         app.router.add_get("/ws/board", self._board_socket)
         app.router.add_get("/ws/host", self._remote_socket)
@@ -419,12 +417,12 @@ class WebServer:
         return self._page("pair", next=target, message=message, codeform=hidden)
 
     async def _board_page(self, request: Any) -> Any:
-        return self._page("board")
+        return self._page("board", face="board")
 
     async def _overlay_page(self, request: Any) -> Any:
         """The stream overlay for OBS's browser source: the board on a transparent page, on the
         board's socket (the same public frames, read-only)."""
-        return self._page("overlay")
+        return self._page("board", face="overlay")
 
     async def _remote_page(self, request: Any) -> Any:
         if not self.paired(request):
@@ -520,12 +518,6 @@ class WebServer:
         if not token:
             return web.json_response({"state": "waiting"})
         return self._with_cookie(web.json_response({"state": "paired"}), token)
-
-    async def _pair_state(self, request: Any) -> Any:
-        """Whether this phone is a remote now (a page whose socket was refused asks)."""
-        from aiohttp import web
-
-        return web.json_response({"paired": self.paired(request)})
 
     # ---------------------------------------------------------------- WebSockets
 

@@ -50,7 +50,6 @@ function live(path, onFrame, onOpen, onState, onRefused) {
     socket.onmessage = (event) => onFrame(JSON.parse(event.data));
     socket.onclose = () => {
       onState(false);
-      if (path === "/ws/host") paired();
       if (!onRefused) { again(); return; }
       // Up but refusing this phone (403), or down (no answer): ask the page itself.
       fetch(path, {cache: "no-store", credentials: "same-origin"}).then((answer) => {
@@ -68,13 +67,6 @@ function live(path, onFrame, onOpen, onState, onRefused) {
       return false;
     },
   };
-}
-
-// A remote whose socket closed asks whether it is still paired: a phone whose pairing has ended
-// (a new game, the host dropped it) reloads and is told plainly to pair again.
-function paired() {
-  fetch("/pair/state", {credentials: "same-origin"}).then((response) => response.json())
-    .then((state) => { if (!state.paired) location.reload(); }).catch(() => {});
 }
 
 // One id per input, random, kept until the host has answered it (sent again after a reconnect).

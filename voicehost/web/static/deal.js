@@ -8,14 +8,7 @@ let waitingFor = null;
 
 const link = live("/ws/host", onFrame, null,
   (up) => { if (!up) $("dealtext").textContent = say("web_connecting"); },
-  () => {  // the host was restarted and does not know this phone: the code again
-    ask = null;
-    $("dealtext").textContent = say("web_pair_again");
-    $("card").classList.add("hidden");
-    $("dealbutton").classList.remove("hidden");
-    $("dealbutton").textContent = say("web_pair_button");
-    $("dealbutton").onclick = () => location.reload();
-  });
+  () => location.reload());  // no longer paired: the pairing page says so and shows a number
 
 function onFrame(frame) {
   if (frame.type === "remote") { ask = frame.ask; draw(); }

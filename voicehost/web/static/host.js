@@ -21,18 +21,7 @@ const link = live("/ws/host", onFrame, () => { for (const input of pending()) li
     $("rhead").textContent = say("web_connecting");
     $("rclock").textContent = "";  // a clock that stopped moving would mislead the host
   },
-  mustPairAgain);
-
-// The host was restarted and does not know this phone any more: say so, and offer the code.
-function mustPairAgain() {
-  ask = null;
-  for (const id of ["rhead", "rclock", "mode", "tally", "feedback"]) $(id).textContent = "";
-  $("prompt").textContent = say("web_pair_again");
-  $("grid").replaceChildren(button(say("web_pair_button"), () => location.reload()));
-  for (const node of document.querySelectorAll("#actions button, #link, #private")) {
-    node.classList.add("hidden");
-  }
-}
+  () => location.reload());  // no longer paired: the pairing page says so and shows a number
 
 function send(fields) {
   const input = Object.assign({type: "input", id: newId(), token: ask ? ask.token : ""}, fields);
